@@ -1,0 +1,111 @@
+//! Hash consistency: at every node, the incremental key must equal shakmaty's reference
+//! hash and our own from-scratch key.
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use shakmaty::Position as _;
+
+use super::Position;
+use super::zobrist::{key_from_scratch, reference_key};
+use crate::hashing::Key;
+
+/// The first node whose keys disagree, and how it was reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// FEN of the position before the move.
+    pub parent_fen: String,
+    /// The move (UCI) that led to the bad key; `0000` for a null move, `-` for a root.
+    pub mv: String,
+    /// Our incremental key.
+    pub incremental: Key,
+    /// shakmaty's `Zobrist64` with pseudo-legal en passant.
+    pub reference: Key,
+    /// Our key computed from scratch.
+    pub scratch: Key,
+}
+
+/// Running totals of a hash-consistency walk.
+#[derive(Clone, Debug, Default)]
+pub struct HashCheck {
+    /// Nodes whose keys were compared.
+    pub nodes: u64,
+    /// Nodes where any two keys differed.
+    pub mismatches: u64,
+    /// The first mismatch met.
+    pub first: Option<Mismatch>,
+}
+
+impl HashCheck {
+    /// Compares the three keys of the current position; `parent` and `mv` say how it came.
+    fn check(&mut self, pos: &Position, parent: impl FnOnce() -> (String, String)) {
+        self.nodes += 1;
+        let incremental = pos.key();
+        let reference = reference_key(pos.chess());
+        let scratch = key_from_scratch(pos.chess());
+        if incremental != reference || incremental != scratch {
+            self.mismatches += 1;
+            if self.first.is_none() {
+                let (parent_fen, mv) = parent();
+                self.first = Some(Mismatch {
+                    parent_fen,
+                    mv,
+                    incremental,
+                    reference,
+                    scratch,
+                });
+            }
+        }
+    }
+
+    /// Checks the root and every node of its legal move tree down to `depth` plies,
+    /// including the position after a null move at every node not in check.
+    pub fn walk_tree(&mut self, pos: &mut Position, depth: u32) {
+        self.check(pos, || (pos.fen(), "-".to_string()));
+        self.walk_children(pos, depth);
+    }
+
+    fn walk_children(&mut self, pos: &mut Position, depth: u32) {
+        if depth == 0 {
+            return;
+        }
+        self.check_null(pos);
+        for mv in pos.legal_moves() {
+            let parent_fen = pos.fen();
+            let text = pos.uci(mv);
+            pos.push(mv);
+            self.check(pos, || (parent_fen, text));
+            self.walk_children(pos, depth - 1);
+            pos.pop();
+        }
+    }
+
+    fn check_null(&mut self, pos: &mut Position) {
+        let parent_fen = pos.fen();
+        if pos.push_null() {
+            self.check(pos, || (parent_fen, "0000".to_string()));
+            pos.pop();
+        }
+    }
+
+    /// Plays `games` random games of at most `max_plies` plies from `start`, seeded by `seed`,
+    /// checking every position (and a null move from each) along the way.
+    pub fn walk_random_games(&mut self, start: &Position, games: u32, max_plies: u32, seed: u64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        for _ in 0..games {
+            let mut pos = start.clone();
+            self.check(&pos, || (pos.fen(), "-".to_string()));
+            for _ in 0..max_plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.chess().is_insufficient_material() {
+                    break;
+                }
+                self.check_null(&mut pos);
+                let mv = moves[rng.random_range(0..moves.len())];
+                let parent_fen = pos.fen();
+                let text = pos.uci(mv);
+                pos.push(mv);
+                self.check(&pos, || (parent_fen, text));
+            }
+        }
+    }
+}

@@ -1,0 +1,10 @@
+//! Chess on top of shakmaty: the position with its incremental Polyglot key, perft and the
+//! hash-consistency walker.
+
+pub mod epd;
+pub mod hashcheck;
+pub mod perft;
+pub mod position;
+pub mod zobrist;
+
+pub use position::{FenError, MoveError, Position};

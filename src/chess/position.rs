@@ -1,0 +1,385 @@
+//! The chess position: shakmaty's board plus our incremental key and the key history.
+//!
+//! Positions live on a stack: `push` copies the top state, plays the move on the copy and
+//! derives the new key from the old one and the move; `pop` drops the top. The stack doubles
+//! as the key history for repetition detection, game moves and search moves alike.
+
+use std::fmt;
+
+use shakmaty::fen::Fen;
+use shakmaty::uci::UciMove;
+use shakmaty::{
+    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Position as _,
+    PositionError, Role, Square,
+};
+
+use super::zobrist::{
+    Feature, POLYGLOT, can_capture_en_passant, castling_bit, castling_key, castling_mask,
+    hashed_ep_square, key_from_scratch, piece_key,
+};
+use crate::hashing::Key;
+
+/// One position on the stack.
+#[derive(Clone, Debug)]
+struct State {
+    chess: Chess,
+    key: Key,
+    /// The en-passant file included in `key`, if any.
+    ep_file: Option<File>,
+    /// Castling rights included in `key`, as a 4-bit mask.
+    castling: u8,
+    /// How many positions below this one on the stack may repeat it (reset by captures,
+    /// pawn moves and null moves).
+    reversible: usize,
+}
+
+/// What a move changes in the key-relevant state, computed before the move is played.
+struct Child {
+    key: Key,
+    ep_file: Option<File>,
+    castling: u8,
+}
+
+/// A chess position with its incremental Polyglot key and the history of earlier keys.
+#[derive(Clone)]
+pub struct Position {
+    states: Vec<State>,
+    mode: CastlingMode,
+}
+
+/// Why a FEN was rejected.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FenError(pub String);
+
+impl fmt::Display for FenError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for FenError {}
+
+/// Why a UCI move could not be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveError(pub String);
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MoveError {}
+
+const STACK_RESERVE: usize = 512;
+
+impl Position {
+    /// Wraps a shakmaty position; its key is computed from scratch once, here.
+    pub fn new(chess: Chess, mode: CastlingMode) -> Position {
+        let key = key_from_scratch(&chess);
+        let state = State {
+            ep_file: hashed_ep_square(&chess).map(Square::file),
+            castling: castling_mask(&chess),
+            reversible: 0,
+            key,
+            chess,
+        };
+        let mut states = Vec::with_capacity(STACK_RESERVE);
+        states.push(state);
+        Position { states, mode }
+    }
+
+    /// The standard start position.
+    pub fn startpos() -> Position {
+        Position::new(Chess::default(), CastlingMode::Standard)
+    }
+
+    /// Parses a FEN (or the first four to six fields of an EPD line). Castling rights in
+    /// Shredder or X-FEN form that standard chess cannot have are read as Chess960, whatever
+    /// `chess960` says; `chess960` also selects king-takes-rook castling notation.
+    pub fn from_fen(fen: &str, chess960: bool) -> Result<Position, FenError> {
+        let parsed: Fen = fen
+            .trim()
+            .parse()
+            .map_err(|e| FenError(format!("invalid FEN '{}': {e}", fen.trim())))?;
+        let mode = CastlingMode::from_chess960(chess960);
+        let chess = match lenient_position(parsed.clone(), mode) {
+            Ok(chess) => Ok((chess, mode)),
+            Err(e) if mode == CastlingMode::Standard => {
+                lenient_position(parsed, CastlingMode::Chess960)
+                    .map(|chess| (chess, CastlingMode::Chess960))
+                    .map_err(|_| e)
+            }
+            Err(e) => Err(e),
+        };
+        let (chess, mode) =
+            chess.map_err(|e| FenError(format!("illegal position '{}': {e}", fen.trim())))?;
+        Ok(Position::new(chess, mode))
+    }
+
+    #[inline]
+    fn top(&self) -> &State {
+        self.states.last().expect("the stack is never empty")
+    }
+
+    /// The current shakmaty position.
+    #[inline]
+    pub fn chess(&self) -> &Chess {
+        &self.top().chess
+    }
+
+    /// The incremental key of the current position.
+    #[inline]
+    pub fn key(&self) -> Key {
+        self.top().key
+    }
+
+    /// Castling notation in use (standard `e1g1` or Chess960 king-takes-rook `e1h1`).
+    pub fn castling_mode(&self) -> CastlingMode {
+        self.mode
+    }
+
+    /// Selects the castling notation for moves written and read.
+    pub fn set_castling_mode(&mut self, mode: CastlingMode) {
+        self.mode = mode;
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn turn(&self) -> Color {
+        self.chess().turn()
+    }
+
+    /// All legal moves.
+    #[inline]
+    pub fn legal_moves(&self) -> MoveList {
+        self.chess().legal_moves()
+    }
+
+    /// Plies pushed since the position was created (null moves included).
+    pub fn ply(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// The key the position will have after the legal move `mv`, without playing it.
+    #[inline]
+    pub fn key_after(&self, mv: Move) -> Key {
+        self.child(mv).key
+    }
+
+    /// Derives the child's key, en-passant file and castling rights from the move.
+    #[inline]
+    fn child(&self, mv: Move) -> Child {
+        let keys = &*POLYGLOT;
+        let state = self.top();
+        let pos = &state.chess;
+        let us = pos.turn();
+        let them = us.other();
+        let mut key = state.key;
+        let mut castling = state.castling;
+        let mut ep_file = None;
+
+        keys.toggle(&mut key, Feature::WhiteToMove.index());
+        if let Some(file) = state.ep_file {
+            keys.toggle(&mut key, Feature::EnPassant(file).index());
+        }
+
+        match mv {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                key ^= piece_key(keys, role.of(us), from);
+                key ^= piece_key(keys, promotion.unwrap_or(role).of(us), to);
+                if let Some(victim) = capture {
+                    key ^= piece_key(keys, victim.of(them), to);
+                    if victim == Role::Rook {
+                        castling &= !self.castling_rook_bit(to);
+                    }
+                }
+                match role {
+                    Role::King => castling &= !color_rights(us),
+                    Role::Rook => castling &= !self.castling_rook_bit(from),
+                    Role::Pawn if u32::from(from).abs_diff(u32::from(to)) == 16 => {
+                        let ep = Square::new((u32::from(from) + u32::from(to)) / 2);
+                        let capturers = pos.board().by_piece(them.pawn());
+                        if can_capture_en_passant(capturers, ep, them) {
+                            ep_file = Some(ep.file());
+                            keys.toggle(&mut key, Feature::EnPassant(ep.file()).index());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            Move::EnPassant { from, to } => {
+                key ^= piece_key(keys, us.pawn(), from);
+                key ^= piece_key(keys, us.pawn(), to);
+                key ^= piece_key(
+                    keys,
+                    them.pawn(),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+            }
+            Move::Castle { king, rook } => {
+                // King and rook squares may coincide in Chess960; XOR toggles handle that.
+                let side = CastlingSide::from_queen_side(rook < king);
+                key ^= piece_key(keys, us.king(), king);
+                key ^= piece_key(keys, us.rook(), rook);
+                key ^= piece_key(keys, us.king(), side.king_to(us));
+                key ^= piece_key(keys, us.rook(), side.rook_to(us));
+                castling &= !color_rights(us);
+            }
+            Move::Put { .. } => unreachable!("drops are not chess moves"),
+        }
+
+        if castling != state.castling {
+            key ^= castling_key(keys, castling ^ state.castling);
+        }
+        Child {
+            key,
+            ep_file,
+            castling,
+        }
+    }
+
+    /// The rights bit of the castling rook on `square`, or 0 if no right depends on it.
+    #[inline]
+    fn castling_rook_bit(&self, square: Square) -> u8 {
+        let castles = self.chess().castles();
+        if !castles.castling_rights().contains(square) {
+            return 0;
+        }
+        let color = if square.rank() == shakmaty::Rank::First {
+            Color::White
+        } else {
+            Color::Black
+        };
+        CastlingSide::ALL
+            .into_iter()
+            .find(|&side| castles.rook(color, side) == Some(square))
+            .map_or(0, |side| 1 << castling_bit(color, side))
+    }
+
+    /// Plays the legal move `mv`. Playing an illegal move leaves the position undefined.
+    #[inline]
+    pub fn push(&mut self, mv: Move) {
+        let child = self.child(mv);
+        let top = self.top();
+        let reversible = if mv.is_zeroing() {
+            0
+        } else {
+            top.reversible + 1
+        };
+        let mut chess = top.chess.clone();
+        chess.play_unchecked(mv);
+        self.states.push(State {
+            chess,
+            key: child.key,
+            ep_file: child.ep_file,
+            castling: child.castling,
+            reversible,
+        });
+    }
+
+    /// Takes back the last move or null move. The first position is never popped.
+    #[inline]
+    pub fn pop(&mut self) {
+        debug_assert!(self.states.len() > 1, "pop without push");
+        if self.states.len() > 1 {
+            self.states.pop();
+        }
+    }
+
+    /// Passes the turn (a null move): flips the side to move and drops the en-passant file.
+    /// Refused (returns false) when the side to move is in check.
+    pub fn push_null(&mut self) -> bool {
+        let top = self.top();
+        let Ok(chess) = top.chess.clone().swap_turn() else {
+            return false;
+        };
+        let keys = &*POLYGLOT;
+        let mut key = top.key;
+        keys.toggle(&mut key, Feature::WhiteToMove.index());
+        if let Some(file) = top.ep_file {
+            keys.toggle(&mut key, Feature::EnPassant(file).index());
+        }
+        let castling = top.castling;
+        self.states.push(State {
+            chess,
+            key,
+            ep_file: None,
+            castling,
+            reversible: 0,
+        });
+        true
+    }
+
+    /// Keys of the earlier positions that the current one could repeat, most recent first
+    /// (positions before the last capture, pawn move or null move cannot repeat).
+    pub fn reversible_keys(&self) -> impl Iterator<Item = Key> + '_ {
+        let n = self.states.len() - 1;
+        let depth = self.top().reversible.min(n);
+        self.states[n - depth..n].iter().rev().map(|s| s.key)
+    }
+
+    /// How many earlier positions (same side to move) have the current key.
+    pub fn repetitions(&self) -> usize {
+        let key = self.key();
+        self.reversible_keys()
+            .skip(1)
+            .step_by(2)
+            .filter(|&k| k == key)
+            .count()
+    }
+
+    /// Parses a move in UCI notation (in this position's castling notation) and plays it.
+    pub fn push_uci(&mut self, text: &str) -> Result<Move, MoveError> {
+        let mv = self.parse_uci(text)?;
+        self.push(mv);
+        Ok(mv)
+    }
+
+    /// Parses a move in UCI notation and checks it is legal here.
+    pub fn parse_uci(&self, text: &str) -> Result<Move, MoveError> {
+        let uci: UciMove = text
+            .parse()
+            .map_err(|_| MoveError(format!("malformed move '{text}'")))?;
+        uci.to_move(self.chess())
+            .map_err(|_| MoveError(format!("illegal move '{text}'")))
+    }
+
+    /// A move in UCI notation, castling written as this position's mode requires.
+    pub fn uci(&self, mv: Move) -> String {
+        mv.to_uci(self.mode).to_string()
+    }
+
+    /// The current position as FEN.
+    pub fn fen(&self) -> String {
+        Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+    }
+}
+
+/// Sets up a FEN's position, accepting two flaws that move generation copes with: checks
+/// no legal game could produce (published perft suites contain such positions), and an
+/// en-passant square no double push explains (dropped, as GUIs sometimes send one).
+fn lenient_position(fen: Fen, mode: CastlingMode) -> Result<Chess, PositionError<Chess>> {
+    fen.into_position::<Chess>(mode)
+        .or_else(PositionError::ignore_impossible_check)
+        .or_else(PositionError::ignore_invalid_ep_square)
+}
+
+/// Both castling rights of one colour, as mask bits.
+#[inline]
+fn color_rights(color: Color) -> u8 {
+    (1 << castling_bit(color, CastlingSide::KingSide))
+        | (1 << castling_bit(color, CastlingSide::QueenSide))
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Position({}, key {})", self.fen(), self.key())
+    }
+}

@@ -1,0 +1,54 @@
+//! The command-line tools. Results go to stdout in the documented formats; progress,
+//! timings and speeds go to stderr.
+
+pub mod args;
+pub mod hashcheck;
+pub mod perft;
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use crate::chess::Position;
+use crate::chess::epd::{self, PerftCase};
+use args::UsageError;
+
+/// What a tool run ended with.
+pub enum Outcome {
+    /// Everything checked out (exit 0).
+    Success,
+    /// A check failed (exit 1).
+    Failure,
+}
+
+impl From<Outcome> for ExitCode {
+    fn from(outcome: Outcome) -> ExitCode {
+        match outcome {
+            Outcome::Success => ExitCode::SUCCESS,
+            Outcome::Failure => ExitCode::from(1),
+        }
+    }
+}
+
+/// Reads a perft suite from `path`.
+pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))
+}
+
+/// Parses a suite position, naming the line on failure.
+pub(crate) fn case_position(case: &PerftCase, chess960: bool) -> Result<Position, UsageError> {
+    Position::from_fen(&case.fen, chess960)
+        .map_err(|e| UsageError(format!("line {}: {e}", case.line)))
+}
+
+/// Nodes per second, 0 for an instant run.
+pub(crate) fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    }
+}

@@ -1,0 +1,135 @@
+//! `rookery perft`: divide on one position, or a whole EPD suite.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::args::{Args, UsageError, number};
+use super::{Outcome, case_position, nps, read_suite};
+use crate::chess::Position;
+use crate::chess::perft::{PerftEntry, divide, perft, perft_hashed};
+use crate::hashing::Table;
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: rookery perft DEPTH [FEN] [--chess960] [--hash MB]
+       rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]";
+
+/// Runs `rookery perft` with the words after `perft`.
+pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
+    let args = Args::parse(words, &["epd", "max-depth", "hash"], &["chess960"])?;
+    let chess960 = args.switch("chess960");
+    let table = match args.value::<usize>("hash")? {
+        Some(mib) => Some(Table::<PerftEntry>::new(mib).map_err(|e| UsageError(e.to_string()))?),
+        None => None,
+    };
+    match args.value::<PathBuf>("epd")? {
+        Some(path) => {
+            if !args.positional.is_empty() {
+                return Err(UsageError(format!(
+                    "unexpected '{}' with --epd",
+                    args.positional.join(" ")
+                )));
+            }
+            let max_depth = args.value::<u32>("max-depth")?.unwrap_or(u32::MAX);
+            run_suite(path, max_depth, chess960, table.as_ref())
+        }
+        None => {
+            let (depth, fen) = args
+                .positional
+                .split_first()
+                .ok_or_else(|| UsageError(USAGE.to_string()))?;
+            let depth: u32 = number(depth, "DEPTH")?;
+            let mut pos = if fen.is_empty() {
+                let mut pos = Position::startpos();
+                if chess960 {
+                    pos.set_castling_mode(shakmaty::CastlingMode::Chess960);
+                }
+                pos
+            } else {
+                Position::from_fen(&fen.join(" "), chess960)
+                    .map_err(|e| UsageError(e.to_string()))?
+            };
+            run_divide(&mut pos, depth, table.as_ref());
+            Ok(Outcome::Success)
+        }
+    }
+}
+
+fn run_divide(pos: &mut Position, depth: u32, table: Option<&Table<PerftEntry>>) {
+    let start = Instant::now();
+    let lines = if depth == 0 {
+        Vec::new()
+    } else {
+        divide(pos, depth, table)
+    };
+    let total = if depth == 0 {
+        1
+    } else {
+        lines.iter().map(|(_, n)| n).sum()
+    };
+    let elapsed = start.elapsed();
+    for (mv, nodes) in &lines {
+        println!("{mv}: {nodes}");
+    }
+    println!();
+    println!("Nodes searched: {total}");
+    eprintln!(
+        "time {:.3} s, {} nps",
+        elapsed.as_secs_f64(),
+        nps(total, elapsed)
+    );
+}
+
+fn run_suite(
+    path: PathBuf,
+    max_depth: u32,
+    chess960: bool,
+    table: Option<&Table<PerftEntry>>,
+) -> Result<Outcome, UsageError> {
+    let cases = read_suite(&path)?;
+    let (mut passed, mut failed) = (0, 0);
+    let (mut all_nodes, suite_start) = (0u64, Instant::now());
+    for case in &cases {
+        let mut pos = case_position(case, chess960)?;
+        let start = Instant::now();
+        let mut problems = Vec::new();
+        let mut checked = Vec::new();
+        for &(depth, expected) in case.counts.iter().filter(|(d, _)| *d <= max_depth) {
+            let got = match table {
+                Some(table) => perft_hashed(&mut pos, depth, table),
+                None => perft(&mut pos, depth),
+            };
+            all_nodes += got;
+            checked.push(format!("D{depth}"));
+            if got != expected {
+                problems.push(format!("D{depth} expected {expected} got {got}"));
+            }
+        }
+        let elapsed = start.elapsed();
+        if problems.is_empty() {
+            passed += 1;
+            println!("ok   line {} {} {}", case.line, checked.join(" "), case.fen);
+        } else {
+            failed += 1;
+            println!(
+                "FAIL line {} {}: {}",
+                case.line,
+                problems.join(", "),
+                case.fen
+            );
+        }
+        eprintln!("line {}: {:.3} s", case.line, elapsed.as_secs_f64());
+    }
+    let elapsed = suite_start.elapsed();
+    eprintln!(
+        "suite: {all_nodes} leaves in {:.3} s, {} nps",
+        elapsed.as_secs_f64(),
+        nps(all_nodes, elapsed)
+    );
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 {
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    })
+}

@@ -1,0 +1,33 @@
+//! `rookery`: command-line dispatch.
+
+use std::process::ExitCode;
+
+use rookery::cli::{self, Outcome, args::UsageError};
+
+const USAGE: &str = "\
+rookery: a UCI chess engine
+
+usage: rookery perft DEPTH [FEN] [--chess960] [--hash MB]
+       rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
+       rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]";
+
+fn main() -> ExitCode {
+    rookery::logging::init();
+    let words: Vec<String> = std::env::args().skip(1).collect();
+    let result: Result<Outcome, UsageError> = match words.first().map(String::as_str) {
+        Some("perft") => cli::perft::run(&words[1..]),
+        Some("hashcheck") => cli::hashcheck::run(&words[1..]),
+        Some("help" | "--help" | "-h") | None => {
+            println!("{USAGE}");
+            Ok(Outcome::Success)
+        }
+        Some(other) => Err(UsageError(format!("unknown command '{other}'\n{USAGE}"))),
+    };
+    match result {
+        Ok(outcome) => outcome.into(),
+        Err(e) => {
+            eprintln!("rookery: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
