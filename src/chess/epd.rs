@@ -33,7 +33,7 @@ impl std::error::Error for EpdError {}
 /// Parses a perft suite. Blank lines and lines starting with `#` are skipped.
 ///
 /// ```
-/// let cases = rookery::chess::epd::parse_suite("8/8/8/8/8/8/8/K1k5 w - - ;D1 3 ;D2 9\n").unwrap();
+/// let cases = rookery::chess::epd::parse_suite("8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9\n").unwrap();
 /// assert_eq!(cases[0].counts, vec![(1, 3), (2, 9)]);
 /// ```
 pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, EpdError> {

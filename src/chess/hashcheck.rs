@@ -3,7 +3,7 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use shakmaty::Position as _;
+use shakmaty::{Move, Position as _};
 
 use super::Position;
 use super::zobrist::{key_from_scratch, reference_key};
@@ -12,7 +12,7 @@ use crate::hashing::Key;
 /// The first node whose keys disagree, and how it was reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
-    /// FEN of the position before the move.
+    /// FEN of the position before the move (of the position itself for a root).
     pub parent_fen: String,
     /// The move (UCI) that led to the bad key; `0000` for a null move, `-` for a root.
     pub mv: String,
@@ -22,6 +22,14 @@ pub struct Mismatch {
     pub reference: Key,
     /// Our key computed from scratch.
     pub scratch: Key,
+}
+
+/// How the checked node was reached from the one below it on the stack.
+#[derive(Clone, Copy)]
+enum Step {
+    Root,
+    Move(Move),
+    Null,
 }
 
 /// Running totals of a hash-consistency walk.
@@ -36,31 +44,48 @@ pub struct HashCheck {
 }
 
 impl HashCheck {
-    /// Compares the three keys of the current position; `parent` and `mv` say how it came.
-    fn check(&mut self, pos: &Position, parent: impl FnOnce() -> (String, String)) {
+    /// Compares the three keys of the current position, reached by `step`.
+    fn check(&mut self, pos: &mut Position, step: Step) {
         self.nodes += 1;
         let incremental = pos.key();
         let reference = reference_key(pos.chess());
         let scratch = key_from_scratch(pos.chess());
-        if incremental != reference || incremental != scratch {
-            self.mismatches += 1;
-            if self.first.is_none() {
-                let (parent_fen, mv) = parent();
-                self.first = Some(Mismatch {
-                    parent_fen,
-                    mv,
-                    incremental,
-                    reference,
-                    scratch,
-                });
-            }
+        if incremental == reference && incremental == scratch {
+            return;
         }
+        self.mismatches += 1;
+        if self.first.is_some() {
+            return;
+        }
+        // Step back to describe the parent; only on the (rare) failure path.
+        let (parent_fen, mv) = match step {
+            Step::Root => (pos.fen(), "-".to_string()),
+            Step::Move(mv) => {
+                pos.pop();
+                let described = (pos.fen(), pos.uci(mv));
+                pos.push(mv);
+                described
+            }
+            Step::Null => {
+                pos.pop();
+                let fen = pos.fen();
+                pos.push_null();
+                (fen, "0000".to_string())
+            }
+        };
+        self.first = Some(Mismatch {
+            parent_fen,
+            mv,
+            incremental,
+            reference,
+            scratch,
+        });
     }
 
     /// Checks the root and every node of its legal move tree down to `depth` plies,
-    /// including the position after a null move at every node not in check.
+    /// including the position after a null move at every inner node not in check.
     pub fn walk_tree(&mut self, pos: &mut Position, depth: u32) {
-        self.check(pos, || (pos.fen(), "-".to_string()));
+        self.check(pos, Step::Root);
         self.walk_children(pos, depth);
     }
 
@@ -70,19 +95,16 @@ impl HashCheck {
         }
         self.check_null(pos);
         for mv in pos.legal_moves() {
-            let parent_fen = pos.fen();
-            let text = pos.uci(mv);
             pos.push(mv);
-            self.check(pos, || (parent_fen, text));
+            self.check(pos, Step::Move(mv));
             self.walk_children(pos, depth - 1);
             pos.pop();
         }
     }
 
     fn check_null(&mut self, pos: &mut Position) {
-        let parent_fen = pos.fen();
         if pos.push_null() {
-            self.check(pos, || (parent_fen, "0000".to_string()));
+            self.check(pos, Step::Null);
             pos.pop();
         }
     }
@@ -93,7 +115,7 @@ impl HashCheck {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         for _ in 0..games {
             let mut pos = start.clone();
-            self.check(&pos, || (pos.fen(), "-".to_string()));
+            self.check(&mut pos, Step::Root);
             for _ in 0..max_plies {
                 let moves = pos.legal_moves();
                 if moves.is_empty() || pos.chess().is_insufficient_material() {
@@ -101,10 +123,8 @@ impl HashCheck {
                 }
                 self.check_null(&mut pos);
                 let mv = moves[rng.random_range(0..moves.len())];
-                let parent_fen = pos.fen();
-                let text = pos.uci(mv);
                 pos.push(mv);
-                self.check(&pos, || (parent_fen, text));
+                self.check(&mut pos, Step::Move(mv));
             }
         }
     }

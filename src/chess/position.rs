@@ -365,10 +365,11 @@ impl Position {
 /// Sets up a FEN's position, accepting two flaws that move generation copes with: checks
 /// no legal game could produce (published perft suites contain such positions), and an
 /// en-passant square no double push explains (dropped, as GUIs sometimes send one).
-fn lenient_position(fen: Fen, mode: CastlingMode) -> Result<Chess, PositionError<Chess>> {
+fn lenient_position(fen: Fen, mode: CastlingMode) -> Result<Chess, String> {
     fen.into_position::<Chess>(mode)
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_invalid_ep_square)
+        .map_err(|e| e.to_string())
 }
 
 /// Both castling rights of one colour, as mask bits.

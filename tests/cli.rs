@@ -1,0 +1,134 @@
+//! The `rookery` binary's tools, driven as a user or script would drive them.
+
+use std::io::Write;
+use std::process::{Command, Output};
+
+fn rookery(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
+}
+
+#[test]
+fn perft_divide_format() {
+    let out = rookery(&["perft", "2"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 22, "{text}");
+    assert_eq!(lines[0], "a2a3: 20");
+    assert_eq!(lines[19], "h2h4: 20");
+    assert_eq!(lines[20], "");
+    assert_eq!(lines[21], "Nodes searched: 400");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nps"));
+}
+
+#[test]
+fn perft_on_a_fen_given_as_one_or_many_words() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let one = stdout(&rookery(&["perft", "3", fen]));
+    assert!(one.ends_with("Nodes searched: 97862\n"), "{one}");
+    let mut words = vec!["perft", "3"];
+    words.extend(fen.split(' '));
+    assert_eq!(stdout(&rookery(&words)), one);
+    assert!(one.contains("e1g1: "), "standard castling notation");
+    let hashed = stdout(&rookery(&["perft", "3", fen, "--hash", "8"]));
+    assert_eq!(hashed, one);
+}
+
+#[test]
+fn chess960_castling_is_king_takes_rook() {
+    let fen = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let standard = stdout(&rookery(&["perft", "1", fen]));
+    assert!(
+        standard.contains("e1g1: 1") && standard.contains("e1c1: 1"),
+        "{standard}"
+    );
+    let chess960 = stdout(&rookery(&["perft", "1", fen, "--chess960"]));
+    assert!(
+        chess960.contains("e1h1: 1") && chess960.contains("e1a1: 1"),
+        "{chess960}"
+    );
+    assert!(!chess960.contains("e1g1"));
+    // A Shredder-FEN position is Chess960 even without the switch.
+    let shredder = stdout(&rookery(&["perft", "1", "4k3/8/8/8/8/8/8/6KR w H - 0 1"]));
+    assert!(shredder.contains("g1h1: 1"), "{shredder}");
+}
+
+#[test]
+fn epd_suite_reports_each_position_and_fails_on_a_wrong_count() {
+    let mut file = tempfile("suite.epd");
+    writeln!(
+        file.1,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400"
+    )
+    .unwrap();
+    writeln!(file.1, "8/8/8/8/8/8/8/K6k w - - ;D1 3 ;D2 9").unwrap();
+    writeln!(file.1, "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 67").unwrap();
+    drop(file.1);
+    let out = rookery(&["perft", "--epd", &file.0]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines[0].starts_with("ok "));
+    assert!(
+        lines[2].starts_with("FAIL") && lines[2].contains("D2 expected 67 got 66"),
+        "{text}"
+    );
+    assert_eq!(lines[3], "2 passed, 1 failed");
+    let shallow = rookery(&["perft", "--epd", &file.0, "--max-depth", "1"]);
+    assert!(shallow.status.success());
+    assert!(stdout(&shallow).ends_with("3 passed, 0 failed\n"));
+}
+
+#[test]
+fn project_suite_passes_through_the_binary() {
+    let suite = concat!(env!("CARGO_MANIFEST_DIR"), "/perft/published.epd");
+    let out = rookery(&["perft", "--epd", suite, "--max-depth", "3", "--hash", "4"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).ends_with("6 passed, 0 failed\n"));
+}
+
+#[test]
+fn hashcheck_counts_nodes_and_reports_no_mismatch() {
+    let out = rookery(&["hashcheck", "--depth", "3", "--games", "20", "--seed", "5"]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let last = text.lines().last().unwrap();
+    let nodes: u64 = last
+        .strip_prefix("nodes checked: ")
+        .and_then(|r| r.strip_suffix(", mismatches: 0"))
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("unexpected last line: {last}"));
+    assert!(nodes > 9000, "{nodes}");
+}
+
+#[test]
+fn bad_command_lines_exit_2_with_a_message() {
+    for args in [
+        &["perft", "x"][..],
+        &["perft", "2", "not a fen"],
+        &["perft", "--epd", "/nonexistent.epd"],
+        &["perft", "2", "--hash"],
+        &["hashcheck", "--games", "-1"],
+        &["frobnicate"],
+    ] {
+        let out = rookery(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty(), "{args:?} explains itself");
+    }
+}
+
+/// A file in the target directory for one test (removed when the test ends).
+fn tempfile(name: &str) -> (String, std::fs::File) {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let path = dir.join(format!("{}-{name}", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    (path.to_string_lossy().into_owned(), file)
+}
