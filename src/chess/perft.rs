@@ -1,7 +1,5 @@
 //! Perft: counting the leaves of the legal move tree, plainly, per root move, and hashed.
 
-use arrayvec::ArrayVec;
-
 use crate::hashing::{Key, PAYLOAD_BITS, Table, TableEntry, TableKey};
 
 use super::Position;
@@ -105,15 +103,13 @@ fn hashed_children(pos: &mut Position, depth: u32, table: &Table<PerftEntry>) ->
     let moves = pos.legal_moves();
     let child_depth = depth - 1;
     // All child keys first, their buckets prefetched, so the probes below overlap in memory.
-    let keys: ArrayVec<TableKey, 256> = moves
-        .iter()
-        .map(|&mv| perft_key(pos.key_after(mv), child_depth))
-        .collect();
-    for &tk in &keys {
-        table.prefetch(tk);
+    let keys = pos.keys_after(&moves);
+    for &key in &keys {
+        table.prefetch(perft_key(key, child_depth));
     }
     let mut nodes = 0;
-    for (&mv, &tk) in moves.iter().zip(&keys) {
+    for (&mv, &key) in moves.iter().zip(&keys) {
+        let tk = perft_key(key, child_depth);
         if let Some(hit) = table
             .probe(tk)
             .filter(|e| u32::from(e.depth) == child_depth)

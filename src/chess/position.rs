@@ -6,16 +6,17 @@
 
 use std::fmt;
 
+use arrayvec::ArrayVec;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    CastlingMode, CastlingSide, Chess, Color, EnPassantMode, File, Move, MoveList, Position as _,
-    PositionError, Role, Square,
+    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList,
+    Position as _, PositionError, Role, Square,
 };
 
 use super::zobrist::{
-    Feature, POLYGLOT, can_capture_en_passant, castling_bit, castling_key, castling_mask,
-    hashed_ep_square, key_from_scratch, piece_key,
+    CHESS_KEYS, ChessKeys, can_capture_en_passant, castling_bit, castling_mask, hashed_ep_square,
+    key_from_scratch,
 };
 use crate::hashing::Key;
 
@@ -24,8 +25,8 @@ use crate::hashing::Key;
 struct State {
     chess: Chess,
     key: Key,
-    /// The en-passant file included in `key`, if any.
-    ep_file: Option<File>,
+    /// The en-passant file's key if `key` includes one, else empty.
+    ep_key: Key,
     /// Castling rights included in `key`, as a 4-bit mask.
     castling: u8,
     /// How many positions below this one on the stack may repeat it (reset by captures,
@@ -36,7 +37,7 @@ struct State {
 /// What a move changes in the key-relevant state, computed before the move is played.
 struct Child {
     key: Key,
-    ep_file: Option<File>,
+    ep_key: Key,
     castling: u8,
 }
 
@@ -45,6 +46,8 @@ struct Child {
 pub struct Position {
     states: Vec<State>,
     mode: CastlingMode,
+    /// The key table, fetched once so the hot path skips the lazy-initialisation check.
+    keys: &'static ChessKeys,
 }
 
 /// Why a FEN was rejected.
@@ -78,7 +81,8 @@ impl Position {
     pub fn new(chess: Chess, mode: CastlingMode) -> Position {
         let key = key_from_scratch(&chess);
         let state = State {
-            ep_file: hashed_ep_square(&chess).map(Square::file),
+            ep_key: hashed_ep_square(&chess)
+                .map_or(Key::EMPTY, |ep| CHESS_KEYS.en_passant(ep.file())),
             castling: castling_mask(&chess),
             reversible: 0,
             key,
@@ -86,7 +90,11 @@ impl Position {
         };
         let mut states = Vec::with_capacity(STACK_RESERVE);
         states.push(state);
-        Position { states, mode }
+        Position {
+            states,
+            mode,
+            keys: &CHESS_KEYS,
+        }
     }
 
     /// The standard start position.
@@ -167,22 +175,25 @@ impl Position {
         self.child(mv).key
     }
 
-    /// Derives the child's key, en-passant file and castling rights from the move.
+    /// The keys after each of `moves` (all legal here), as perft and search want them to
+    /// prefetch table buckets: the parent's state is read once for the whole list.
+    #[inline]
+    pub fn keys_after(&self, moves: &[Move]) -> ArrayVec<Key, 256> {
+        moves.iter().map(|&mv| self.child(mv).key).collect()
+    }
+
+    /// Derives the child's key, en-passant key and castling rights from the move.
     #[inline]
     fn child(&self, mv: Move) -> Child {
-        let keys = &*POLYGLOT;
+        let keys = self.keys;
         let state = self.top();
         let pos = &state.chess;
         let us = pos.turn();
         let them = us.other();
-        let mut key = state.key;
+        // The turn always flips, and a hashed en-passant file never survives a move.
+        let mut key = state.key ^ state.ep_key ^ keys.white_to_move();
+        let mut ep_key = Key::EMPTY;
         let mut castling = state.castling;
-        let mut ep_file = None;
-
-        keys.toggle(&mut key, Feature::WhiteToMove.index());
-        if let Some(file) = state.ep_file {
-            keys.toggle(&mut key, Feature::EnPassant(file).index());
-        }
 
         match mv {
             Move::Normal {
@@ -192,96 +203,67 @@ impl Position {
                 to,
                 promotion,
             } => {
-                key ^= piece_key(keys, role.of(us), from);
-                key ^= piece_key(keys, promotion.unwrap_or(role).of(us), to);
+                key ^= keys.piece(role.of(us), from);
+                key ^= keys.piece(promotion.unwrap_or(role).of(us), to);
                 if let Some(victim) = capture {
-                    key ^= piece_key(keys, victim.of(them), to);
-                    if victim == Role::Rook {
-                        castling &= !self.castling_rook_bit(to);
+                    key ^= keys.piece(victim.of(them), to);
+                } else if role == Role::Pawn && u32::from(from).abs_diff(u32::from(to)) == 16 {
+                    let ep = Square::new((u32::from(from) + u32::from(to)) / 2);
+                    if can_capture_en_passant(pos.board().by_piece(them.pawn()), ep, them) {
+                        ep_key = keys.en_passant(ep.file());
                     }
                 }
-                match role {
-                    Role::King => castling &= !color_rights(us),
-                    Role::Rook => castling &= !self.castling_rook_bit(from),
-                    Role::Pawn if u32::from(from).abs_diff(u32::from(to)) == 16 => {
-                        let ep = Square::new((u32::from(from) + u32::from(to)) / 2);
-                        let capturers = pos.board().by_piece(them.pawn());
-                        if can_capture_en_passant(capturers, ep, them) {
-                            ep_file = Some(ep.file());
-                            keys.toggle(&mut key, Feature::EnPassant(ep.file()).index());
-                        }
-                    }
-                    _ => {}
+                // Rights go when the king moves or a castling rook moves or is taken.
+                let touched = Bitboard::from(from) | Bitboard::from(to);
+                if role == Role::King || (pos.castles().castling_rights() & touched).any() {
+                    castling = rights_after(pos, role, from, to, castling);
                 }
             }
             Move::EnPassant { from, to } => {
-                key ^= piece_key(keys, us.pawn(), from);
-                key ^= piece_key(keys, us.pawn(), to);
-                key ^= piece_key(
-                    keys,
-                    them.pawn(),
-                    Square::from_coords(to.file(), from.rank()),
-                );
+                key ^= keys.piece(us.pawn(), from);
+                key ^= keys.piece(us.pawn(), to);
+                key ^= keys.piece(them.pawn(), Square::from_coords(to.file(), from.rank()));
             }
             Move::Castle { king, rook } => {
                 // King and rook squares may coincide in Chess960; XOR toggles handle that.
                 let side = CastlingSide::from_queen_side(rook < king);
-                key ^= piece_key(keys, us.king(), king);
-                key ^= piece_key(keys, us.rook(), rook);
-                key ^= piece_key(keys, us.king(), side.king_to(us));
-                key ^= piece_key(keys, us.rook(), side.rook_to(us));
+                key ^= keys.piece(us.king(), king);
+                key ^= keys.piece(us.rook(), rook);
+                key ^= keys.piece(us.king(), side.king_to(us));
+                key ^= keys.piece(us.rook(), side.rook_to(us));
                 castling &= !color_rights(us);
             }
             Move::Put { .. } => unreachable!("drops are not chess moves"),
         }
 
         if castling != state.castling {
-            key ^= castling_key(keys, castling ^ state.castling);
+            key ^= keys.castling(castling ^ state.castling);
         }
         Child {
-            key,
-            ep_file,
+            key: key ^ ep_key,
+            ep_key,
             castling,
         }
-    }
-
-    /// The rights bit of the castling rook on `square`, or 0 if no right depends on it.
-    #[inline]
-    fn castling_rook_bit(&self, square: Square) -> u8 {
-        let castles = self.chess().castles();
-        if !castles.castling_rights().contains(square) {
-            return 0;
-        }
-        let color = if square.rank() == shakmaty::Rank::First {
-            Color::White
-        } else {
-            Color::Black
-        };
-        CastlingSide::ALL
-            .into_iter()
-            .find(|&side| castles.rook(color, side) == Some(square))
-            .map_or(0, |side| 1 << castling_bit(color, side))
     }
 
     /// Plays the legal move `mv`. Playing an illegal move leaves the position undefined.
     #[inline]
     pub fn push(&mut self, mv: Move) {
         let child = self.child(mv);
-        let top = self.top();
-        let reversible = if mv.is_zeroing() {
+        // Clone the top state straight into its new slot and play the move there: building
+        // it aside and moving it in costs two extra copies of the board.
+        let below = self.states.len() - 1;
+        self.states.extend_from_within(below..);
+        let top = self.states.last_mut().expect("just pushed");
+        top.chess.play_unchecked(mv);
+        top.key = child.key;
+        top.ep_key = child.ep_key;
+        top.castling = child.castling;
+        top.reversible = if mv.is_zeroing() {
             0
         } else {
             top.reversible + 1
         };
-        let mut chess = top.chess.clone();
-        chess.play_unchecked(mv);
-        self.states.push(State {
-            chess,
-            key: child.key,
-            ep_file: child.ep_file,
-            castling: child.castling,
-            reversible,
-        });
     }
 
     /// Takes back the last move or null move. The first position is never popped.
@@ -300,17 +282,13 @@ impl Position {
         let Ok(chess) = top.chess.clone().swap_turn() else {
             return false;
         };
-        let keys = &*POLYGLOT;
-        let mut key = top.key;
-        keys.toggle(&mut key, Feature::WhiteToMove.index());
-        if let Some(file) = top.ep_file {
-            keys.toggle(&mut key, Feature::EnPassant(file).index());
-        }
+        let keys = self.keys;
+        let key = top.key ^ top.ep_key ^ keys.white_to_move();
         let castling = top.castling;
         self.states.push(State {
             chess,
             key,
-            ep_file: None,
+            ep_key: Key::EMPTY,
             castling,
             reversible: 0,
         });
@@ -370,6 +348,30 @@ fn lenient_position(fen: Fen, mode: CastlingMode) -> Result<Chess, String> {
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| e.to_string())
+}
+
+/// Castling rights after a normal move by `role` from `from` to `to` (kept off the hot path:
+/// only moves that touch the king or a castling rook get here).
+#[cold]
+fn rights_after(pos: &Chess, role: Role, from: Square, to: Square, mut rights: u8) -> u8 {
+    if role == Role::King {
+        rights &= !color_rights(pos.turn());
+    }
+    rights & !castling_rook_bit(pos, from) & !castling_rook_bit(pos, to)
+}
+
+/// The rights bit of the castling rook on `square`, or 0 if no right depends on it.
+#[inline]
+fn castling_rook_bit(pos: &Chess, square: Square) -> u8 {
+    let castles = pos.castles();
+    if !castles.castling_rights().contains(square) {
+        return 0;
+    }
+    let color = Color::from_white(square.rank() == shakmaty::Rank::First);
+    CastlingSide::ALL
+        .into_iter()
+        .find(|&side| castles.rook(color, side) == Some(square))
+        .map_or(0, |side| 1 << castling_bit(color, side))
 }
 
 /// Both castling rights of one colour, as mask bits.

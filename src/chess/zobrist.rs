@@ -102,11 +102,70 @@ pub static POLYGLOT: LazyLock<KeyTable> = LazyLock::new(|| {
     })
 });
 
-/// The key of a piece on a square.
-#[inline]
-pub fn piece_key(keys: &KeyTable, piece: Piece, square: Square) -> Key {
-    keys.key(piece_index(piece, square))
+/// The Polyglot keys laid out for the incremental update: fixed-size arrays indexed by
+/// shakmaty's enums, so lookups need neither index arithmetic nor bounds checks. Every value
+/// is copied from [`POLYGLOT`], the feature-indexed core table.
+pub struct ChessKeys {
+    /// `[role][color][square]`; role 0 is unused (shakmaty's roles start at 1).
+    piece: [[[Key; 64]; 2]; 7],
+    /// The XOR of the castling keys of every 4-bit rights mask.
+    castling: [Key; 16],
+    en_passant: [Key; 8],
+    white_to_move: Key,
 }
+
+impl ChessKeys {
+    fn from_table(table: &KeyTable) -> ChessKeys {
+        let mut keys = ChessKeys {
+            piece: [[[Key::EMPTY; 64]; 2]; 7],
+            castling: [Key::EMPTY; 16],
+            en_passant: [Key::EMPTY; 8],
+            white_to_move: table.key(WHITE_TO_MOVE),
+        };
+        for index in 0..CASTLING_BASE {
+            if let Some(Feature::Piece(piece, square)) = Feature::from_index(index) {
+                keys.piece[piece.role as usize][piece.color as usize][square as usize] =
+                    table.key(index);
+            }
+        }
+        for (mask, key) in keys.castling.iter_mut().enumerate() {
+            for bit in (0..4).filter(|bit| mask & (1 << bit) != 0) {
+                table.toggle(key, CASTLING_BASE + bit);
+            }
+        }
+        for (file, key) in keys.en_passant.iter_mut().enumerate() {
+            *key = table.key(EN_PASSANT_BASE + file);
+        }
+        keys
+    }
+
+    /// The key of a piece on a square.
+    #[inline]
+    pub fn piece(&self, piece: Piece, square: Square) -> Key {
+        self.piece[piece.role as usize][piece.color as usize][square as usize]
+    }
+
+    /// The XOR of the keys of the castling rights in a 4-bit mask (see [`castling_bit`]).
+    #[inline]
+    pub fn castling(&self, mask: u8) -> Key {
+        self.castling[usize::from(mask & 15)]
+    }
+
+    /// The key of an en-passant file.
+    #[inline]
+    pub fn en_passant(&self, file: File) -> Key {
+        self.en_passant[file as usize]
+    }
+
+    /// The key XORed in when white is to move.
+    #[inline]
+    pub fn white_to_move(&self) -> Key {
+        self.white_to_move
+    }
+}
+
+/// The Polyglot keys in the incremental update's layout.
+pub static CHESS_KEYS: LazyLock<ChessKeys> = LazyLock::new(|| ChessKeys::from_table(&POLYGLOT));
 
 /// The en-passant square that enters the key: set after a double push, and only when a pawn
 /// of the side to move stands beside the pushed pawn (legal or not, as Polyglot does).
@@ -136,9 +195,8 @@ pub(crate) fn castling_mask(pos: &Chess) -> u8 {
     mask
 }
 
-/// The XOR of the castling keys of every right in `mask`.
-#[inline]
-pub(crate) fn castling_key(keys: &KeyTable, mask: u8) -> Key {
+/// The XOR of the castling keys of every right in `mask`, feature by feature.
+fn castling_key(keys: &KeyTable, mask: u8) -> Key {
     let mut key = Key::EMPTY;
     for bit in 0..4 {
         if mask & (1 << bit) != 0 {
