@@ -39,7 +39,7 @@ fn random_game_samples() -> Vec<Sample> {
             if moves.is_empty() {
                 break;
             }
-            if pos.ply() % 2 == 0 {
+            if pos.ply().is_multiple_of(2) {
                 out.push(sample(&pos));
             }
             pos.push(moves[rng.random_range(0..moves.len())]);
