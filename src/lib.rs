@@ -6,5 +6,6 @@
 
 pub mod chess;
 pub mod cli;
+pub mod engine;
 pub mod hashing;
 pub mod logging;

@@ -1,20 +1,90 @@
-//! Structured logs through `tracing`: to stderr (level from `RUST_LOG`) or to a file, never
-//! to stdout, which belongs to the protocol and the tools' output.
+//! Structured logs through `tracing`: to stderr (level from `RUST_LOG`) or to a file chosen
+//! at run time (the UCI option `Debug Log File`), never to stdout, which belongs to the
+//! protocol and the tools' output.
 
-use std::sync::Once;
+use std::fs::File;
+use std::io::{self, Write};
+use std::sync::{Mutex, Once, OnceLock};
 
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::MakeWriter;
+use tracing_subscriber::prelude::*;
+use tracing_subscriber::reload;
 
 static INIT: Once = Once::new();
+/// The log file, when one is set; stderr otherwise.
+static LOG_FILE: Mutex<Option<File>> = Mutex::new(None);
+/// Changes the level filter after start-up.
+static FILTER: OnceLock<reload::Handle<EnvFilter, tracing_subscriber::Registry>> = OnceLock::new();
 
 /// Installs the global subscriber once: stderr, filtered by `RUST_LOG` (off when unset).
 pub fn init() {
     INIT.call_once(|| {
-        let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("off"));
-        // A second global subscriber (a test harness's, say) is not an error worth failing on.
-        let _ = tracing_subscriber::fmt()
-            .with_env_filter(filter)
-            .with_writer(std::io::stderr)
-            .try_init();
+        let (filter, handle) = reload::Layer::new(env_filter());
+        let layer = tracing_subscriber::fmt::layer()
+            .with_writer(Sink)
+            .with_ansi(false);
+        // A global subscriber set elsewhere (a test harness's) is not worth failing over.
+        if tracing_subscriber::registry()
+            .with(filter)
+            .with(layer)
+            .try_init()
+            .is_ok()
+        {
+            let _ = FILTER.set(handle);
+        }
     });
+}
+
+fn env_filter() -> EnvFilter {
+    EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("off"))
+}
+
+/// Sends logs to `path` (appending), or back to stderr when `path` is empty. Logging to a
+/// file turns debug logs on unless `RUST_LOG` says otherwise.
+pub fn set_log_file(path: &str) -> io::Result<()> {
+    let file = if path.is_empty() {
+        None
+    } else {
+        Some(File::options().create(true).append(true).open(path)?)
+    };
+    let enable = file.is_some();
+    *LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()) = file;
+    if let Some(handle) = FILTER.get() {
+        let filter = match std::env::var("RUST_LOG") {
+            Ok(_) => env_filter(),
+            Err(_) if enable => EnvFilter::new("debug"),
+            Err(_) => EnvFilter::new("off"),
+        };
+        let _ = handle.reload(filter);
+    }
+    Ok(())
+}
+
+/// Writes each log record to the log file if set, else to stderr.
+struct Sink;
+
+impl<'a> MakeWriter<'a> for Sink {
+    type Writer = SinkWriter;
+    fn make_writer(&'a self) -> SinkWriter {
+        SinkWriter
+    }
+}
+
+struct SinkWriter;
+
+impl Write for SinkWriter {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(file) => file.write(buf),
+            None => io::stderr().write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match LOG_FILE.lock().unwrap_or_else(|e| e.into_inner()).as_mut() {
+            Some(file) => file.flush(),
+            None => io::stderr().flush(),
+        }
+    }
 }

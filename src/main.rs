@@ -7,7 +7,9 @@ use rookery::cli::{self, Outcome, args::UsageError};
 const USAGE: &str = "\
 rookery: a UCI chess engine
 
-usage: rookery perft DEPTH [FEN] [--chess960] [--hash MB]
+usage: rookery                 the UCI engine (reads commands on stdin)
+       rookery bench [DEPTH]   fixed-depth search of the bench positions
+       rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]";
 
@@ -17,7 +19,12 @@ fn main() -> ExitCode {
     let result: Result<Outcome, UsageError> = match words.first().map(String::as_str) {
         Some("perft") => cli::perft::run(&words[1..]),
         Some("hashcheck") => cli::hashcheck::run(&words[1..]),
-        Some("help" | "--help" | "-h") | None => {
+        Some("bench") => cli::bench::run(&words[1..]),
+        None => {
+            rookery::engine::uci::Engine::new().run();
+            Ok(Outcome::Success)
+        }
+        Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             Ok(Outcome::Success)
         }

@@ -2,6 +2,7 @@
 //! timings and speeds go to stderr.
 
 pub mod args;
+pub mod bench;
 pub mod hashcheck;
 pub mod perft;
 

@@ -1,0 +1,153 @@
+//! Search limits and the time budget: a soft limit (do not start another iteration) and a
+//! hard limit (abort the search), both inside the remaining clock minus the move overhead.
+
+use std::time::{Duration, Instant};
+
+use shakmaty::{Color, Move};
+
+/// What `go` asked for.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// `wtime`, `btime`.
+    pub time: [Option<Duration>; 2],
+    /// `winc`, `binc`.
+    pub inc: [Duration; 2],
+    /// `movestogo`.
+    pub moves_to_go: Option<u32>,
+    /// `depth`.
+    pub depth: Option<u32>,
+    /// `nodes`.
+    pub nodes: Option<u64>,
+    /// `mate`: find a mate in this many moves.
+    pub mate: Option<u32>,
+    /// `movetime`.
+    pub movetime: Option<Duration>,
+    /// `infinite`: search until `stop`.
+    pub infinite: bool,
+    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// `searchmoves`: only these root moves.
+    pub search_moves: Vec<Move>,
+}
+
+impl Limits {
+    /// True when a clock or `movetime` bounds the search.
+    pub fn is_timed(&self) -> bool {
+        self.movetime.is_some() || self.time.iter().any(Option::is_some)
+    }
+}
+
+/// Moves we plan for when the GUI does not say how many remain.
+const HORIZON_MOVES: u32 = 30;
+
+/// The time budget for one move, measured from `start`.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Budgets for `us` under `limits`, keeping `overhead` back for communication delays.
+    pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
+        let side = usize::from(us.is_white());
+        let (soft, hard) = if let Some(movetime) = limits.movetime {
+            let t = movetime.saturating_sub(overhead);
+            (Some(t), Some(t))
+        } else if let Some(clock) = limits.time[side] {
+            let inc = limits.inc[side];
+            // Never plan on more than the clock minus the overhead.
+            let available = clock.saturating_sub(overhead);
+            let moves = limits
+                .moves_to_go
+                .unwrap_or(HORIZON_MOVES)
+                .clamp(1, HORIZON_MOVES);
+            let hard_cap = available.mul_f64(if moves == 1 { 0.8 } else { 0.6 });
+            let soft = (available / moves + inc.mul_f64(0.75)).min(hard_cap);
+            let hard = (soft * 5).min(hard_cap);
+            (Some(soft), Some(hard))
+        } else {
+            (None, None)
+        };
+        TimeManager {
+            start: Instant::now(),
+            soft,
+            hard,
+        }
+    }
+
+    /// Restarts the clock (on `ponderhit`: the move's time starts now).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Time since the search (or the ponder hit) started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Past the soft limit: do not start another iteration.
+    pub fn soft_exceeded(&self) -> bool {
+        self.soft.is_some_and(|soft| self.elapsed() >= soft)
+    }
+
+    /// Past the hard limit: stop now.
+    pub fn hard_exceeded(&self) -> bool {
+        self.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+
+    /// The soft and hard limits, if timed.
+    pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
+        (self.soft, self.hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
+        Limits {
+            time: [Some(Duration::from_millis(ms)); 2],
+            inc: [Duration::from_millis(inc); 2],
+            moves_to_go: mtg,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn budgets_stay_inside_the_clock() {
+        let overhead = Duration::from_millis(10);
+        for (ms, inc, mtg) in [
+            (1, 0, None),
+            (5, 10, None),
+            (1000, 10, None),
+            (60_000, 0, Some(1)),
+            (60_000, 0, Some(40)),
+            (300_000, 3000, None),
+            (10, 5000, None),
+        ] {
+            let tm = TimeManager::new(&clock(ms, inc, mtg), Color::White, overhead);
+            let (soft, hard) = tm.budget();
+            let (soft, hard) = (soft.unwrap(), hard.unwrap());
+            assert!(soft <= hard, "{ms}+{inc}");
+            assert!(
+                hard <= Duration::from_millis(ms).saturating_sub(overhead),
+                "{ms}+{inc}: hard {hard:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn increments_and_moves_to_go_shape_the_budget() {
+        let overhead = Duration::from_millis(10);
+        let plain = TimeManager::new(&clock(60_000, 0, None), Color::Black, overhead);
+        let with_inc = TimeManager::new(&clock(60_000, 1000, None), Color::Black, overhead);
+        assert!(with_inc.budget().0 > plain.budget().0);
+        let last_move = TimeManager::new(&clock(60_000, 0, Some(1)), Color::Black, overhead);
+        assert!(last_move.budget().0 > plain.budget().0);
+        let untimed = TimeManager::new(&Limits::default(), Color::White, overhead);
+        assert_eq!(untimed.budget(), (None, None));
+    }
+}

@@ -1,0 +1,597 @@
+//! The UCI engine driven through its real stdin and stdout, as a GUI drives it.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rookery::chess::Position;
+
+/// A running engine with a line reader on its stdout.
+struct Engine {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+const WAIT: Duration = Duration::from_secs(20);
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    fn send(&mut self, command: &str) {
+        writeln!(self.stdin, "{command}").expect("the engine reads its input");
+        self.stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that satisfies `done`, within `within`.
+    fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; lines so far: {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; lines: {seen:#?}"),
+            }
+        }
+    }
+
+    /// Everything printed within `within`, expecting nothing in particular.
+    fn quiet_for(&mut self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    fn ready(&mut self) {
+        self.send("isready");
+        self.until(WAIT, |l| l == "readyok");
+    }
+
+    /// Runs `go ...` and returns its output up to the bestmove line.
+    fn go(&mut self, args: &str) -> Vec<String> {
+        self.send(&format!("go {args}"));
+        self.until(WAIT, |l| l.starts_with("bestmove"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+    }
+}
+
+fn bestmove(lines: &[String]) -> (String, Option<String>) {
+    let last = lines.last().expect("output");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words[0], "bestmove", "{last}");
+    let ponder = (words.len() == 4 && words[2] == "ponder").then(|| words[3].to_string());
+    (words[1].to_string(), ponder)
+}
+
+fn scores(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info") && l.contains(" score "))
+        .map(|l| {
+            let rest = &l[l.find(" score ").unwrap() + 7..];
+            rest.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Checks that the bestmove, the ponder move and every PV move are legal from `pos`.
+fn assert_legal_output(pos: &Position, lines: &[String]) {
+    let (best, ponder) = bestmove(lines);
+    let mut after = pos.clone();
+    after
+        .push_uci(&best)
+        .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
+    if let Some(ponder) = ponder {
+        after
+            .push_uci(&ponder)
+            .unwrap_or_else(|e| panic!("ponder {ponder}: {e}"));
+    }
+    for line in lines.iter().filter(|l| l.contains(" pv ")) {
+        let mut p = pos.clone();
+        for mv in line.split(" pv ").nth(1).unwrap().split_whitespace() {
+            p.push_uci(mv)
+                .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line}"));
+        }
+    }
+}
+
+#[test]
+fn handshake_lists_id_and_options() {
+    let mut e = Engine::start();
+    e.send("uci");
+    let lines = e.until(WAIT, |l| l == "uciok");
+    assert!(lines[0].starts_with("id name Rookery"));
+    assert!(lines.iter().any(|l| l.starts_with("id author")));
+    for option in [
+        "option name Hash type spin default 16 min 1 max 65536",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name Clear Hash type button",
+        "option name MultiPV type spin default 1 min 1",
+        "option name Move Overhead type spin default 10 min 0",
+        "option name Ponder type check default false",
+        "option name UCI_Chess960 type check default false",
+        "option name Debug Log File type string",
+    ] {
+        assert!(
+            lines.iter().any(|l| l.starts_with(option)),
+            "missing {option}"
+        );
+    }
+    e.ready();
+}
+
+#[test]
+fn go_depth_reports_a_score_then_one_legal_bestmove() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4 e7e5 g1f3");
+    let lines = e.go("depth 6");
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth"))
+        .collect();
+    assert_eq!(infos.len(), 6, "{lines:#?}");
+    for key in [
+        " seldepth ",
+        " multipv 1 ",
+        " score cp ",
+        " nodes ",
+        " nps ",
+        " hashfull ",
+        " tbhits 0 ",
+        " time ",
+        " pv ",
+    ] {
+        assert!(infos[5].contains(key), "{key} missing in {}", infos[5]);
+    }
+    let mut pos = Position::startpos();
+    for mv in ["e2e4", "e7e5", "g1f3"] {
+        pos.push_uci(mv).unwrap();
+    }
+    assert_legal_output(&pos, &lines);
+    // Nothing more follows the bestmove.
+    e.send("isready");
+    assert_eq!(e.until(WAIT, |l| l == "readyok"), vec!["readyok"]);
+}
+
+#[test]
+fn isready_and_stop_during_an_infinite_search() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    let asked = Instant::now();
+    e.send("isready");
+    let mut lines = e.until(WAIT, |l| l == "readyok");
+    assert!(
+        asked.elapsed() < Duration::from_millis(500),
+        "isready took {:?}",
+        asked.elapsed()
+    );
+    assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
+    e.send("stop");
+    lines.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
+    assert_legal_output(&Position::startpos(), &lines);
+    assert!(
+        !scores(&lines).is_empty(),
+        "a scored info before the bestmove"
+    );
+    // Exactly one bestmove: nothing else arrives.
+    let later = e.quiet_for(Duration::from_millis(300));
+    assert!(
+        !later.iter().any(|l| l.starts_with("bestmove")),
+        "{later:?}"
+    );
+}
+
+#[test]
+fn infinite_and_ponder_wait_for_release_even_after_a_mate() {
+    let mut e = Engine::start();
+    let mate_in_one = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    e.send(&format!("position fen {mate_in_one}"));
+    e.send("go infinite");
+    let early = e.quiet_for(Duration::from_millis(700));
+    assert!(
+        early.iter().any(|l| l.contains("score mate 1")),
+        "{early:#?}"
+    );
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:#?}"
+    );
+    e.send("stop");
+    let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines).0, "d1d8");
+
+    e.send("go ponder wtime 1000 btime 1000");
+    let early = e.quiet_for(Duration::from_millis(700));
+    assert!(
+        !early.iter().any(|l| l.starts_with("bestmove")),
+        "{early:#?}"
+    );
+    e.send("ponderhit");
+    let lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
+    assert_eq!(bestmove(&lines).0, "d1d8");
+}
+
+#[test]
+fn quit_during_a_search_ends_the_process() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("quit");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        if let Ok(Some(status)) = e.child.try_wait() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "engine did not quit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn mates_are_found_and_scored_in_moves() {
+    // Mate distances confirmed with Stockfish 16 at depth 14.
+    const MATE_IN_2: &str = "r1bq2r1/b4pk1/p1pp1p2/1p2pP2/1P2P1PB/3P4/1PPQ2P1/R3K2R w - - 0 1";
+    let mut e = Engine::start();
+    for (fen, moves) in [
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1),
+        ("7k/8/5K2/8/8/8/8/6Q1 w - - 0 1", 1),
+        (MATE_IN_2, 2),
+        ("6k1/5p1p/6p1/8/8/8/1Q3PPP/1R4K1 w - - 0 1", 3),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 10");
+        assert_eq!(
+            scores(&lines).pop().unwrap(),
+            format!("mate {moves}"),
+            "{fen}: {lines:#?}"
+        );
+        let pos = Position::from_fen(fen, false).unwrap();
+        assert_legal_output(&pos, &lines);
+        if moves == 1 {
+            let mut after = pos.clone();
+            after.push_uci(&bestmove(&lines).0).unwrap();
+            assert!(shakmaty::Position::is_checkmate(after.chess()), "{fen}");
+        }
+    }
+    // go mate N stops once a mate that short is found.
+    e.send(&format!("position fen {MATE_IN_2}"));
+    let lines = e.go("mate 2");
+    assert_eq!(scores(&lines).pop().unwrap(), "mate 2");
+    assert_eq!(bestmove(&lines).0, "d2h6");
+}
+
+#[test]
+fn checkmated_and_stalemated_roots_answer_bestmove_none() {
+    let mut e = Engine::start();
+    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    let lines = e.go("depth 5");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert_eq!(scores(&lines), vec!["mate 0"]);
+    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let lines = e.go("wtime 1000 btime 1000");
+    assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    assert_eq!(scores(&lines), vec!["cp 0"]);
+}
+
+#[test]
+fn repetition_draw_taken_when_behind_avoided_when_ahead() {
+    let mut e = Engine::start();
+    // White has an extra queen; the knights shuffle f3-h4 and f6-h5.
+    let start = "6k1/8/5n2/8/8/5N2/8/Q5K1 w - - 0 1";
+    // Black to move can repeat the start position a third time: a draw, which it takes.
+    e.send(&format!(
+        "position fen {start} moves f3h4 f6h5 h4f3 h5f6 f3h4 f6h5 h4f3"
+    ));
+    let lines = e.go("depth 8");
+    assert_eq!(bestmove(&lines).0, "h5f6", "{lines:#?}");
+    assert_eq!(scores(&lines).pop().unwrap(), "cp 0");
+    // White to move: h4f3 would let black repeat for a draw, so white, ahead, avoids it.
+    e.send(&format!(
+        "position fen {start} moves f3h4 f6h5 h4f3 h5f6 f3h4 f6h5"
+    ));
+    let lines = e.go("depth 8");
+    assert_ne!(bestmove(&lines).0, "h4f3", "{lines:#?}");
+}
+
+#[test]
+fn no_illegal_bestmove_over_random_positions() {
+    let mut e = Engine::start();
+    let mut rng = ChaCha8Rng::seed_from_u64(2024);
+    let mut searched = 0;
+    for game in 0..12 {
+        let mut pos = Position::startpos();
+        let mut moves = Vec::new();
+        for _ in 0..(10 + game * 8) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[rng.random_range(0..legal.len())];
+            moves.push(pos.uci(mv));
+            pos.push(mv);
+        }
+        if pos.legal_moves().is_empty() {
+            continue;
+        }
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let limit = [
+            "depth 4",
+            "nodes 3000",
+            "movetime 50",
+            "wtime 300 btime 300 winc 10 binc 10",
+        ][game % 4];
+        let lines = e.go(limit);
+        assert!(
+            !scores(&lines).is_empty(),
+            "a scored info before bestmove: {lines:#?}"
+        );
+        assert_legal_output(&pos, &lines);
+        searched += 1;
+    }
+    assert!(searched >= 10);
+}
+
+#[test]
+fn castling_notation_follows_uci_chess960() {
+    let mut e = Engine::start();
+    let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 2 searchmoves e1g1");
+    assert_eq!(bestmove(&lines).0, "e1g1");
+    e.send("setoption name UCI_Chess960 value true");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 2 searchmoves e1h1");
+    assert_eq!(bestmove(&lines).0, "e1h1");
+    // A move list in Chess960 notation is read in it too.
+    e.send(&format!("position fen {fen} moves e1h1 e8a8"));
+    e.send("d");
+    let lines = e.until(WAIT, |l| l.starts_with("Checkers"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "Fen: 2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2"),
+        "{lines:#?}"
+    );
+}
+
+#[test]
+fn multipv_lines_come_best_first() {
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 3");
+    e.send("position startpos");
+    let lines = e.go("depth 6");
+    let last_depth: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 6 ") && !l.contains("bound"))
+        .collect();
+    assert_eq!(last_depth.len(), 3, "{lines:#?}");
+    let mut previous = i32::MAX;
+    let mut first_moves = Vec::new();
+    for (i, line) in last_depth.iter().enumerate() {
+        assert!(line.contains(&format!(" multipv {} ", i + 1)), "{line}");
+        let cp: i32 = line
+            .split(" score cp ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(cp <= previous, "{last_depth:#?}");
+        previous = cp;
+        first_moves.push(
+            line.split(" pv ")
+                .nth(1)
+                .unwrap()
+                .split(' ')
+                .next()
+                .unwrap()
+                .to_string(),
+        );
+    }
+    first_moves.dedup();
+    assert_eq!(first_moves.len(), 3, "three different root moves");
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .starts_with(&format!("bestmove {}", first_moves[0]))
+    );
+}
+
+#[test]
+fn two_threads_search_and_stop() {
+    let mut e = Engine::start();
+    e.send("setoption name Threads value 2");
+    e.send("setoption name Hash value 32");
+    e.send("position startpos moves d2d4");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("stop");
+    let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
+    let mut pos = Position::startpos();
+    pos.push_uci("d2d4").unwrap();
+    assert_legal_output(&pos, &lines);
+    let lines = e.go("depth 8");
+    assert_legal_output(&pos, &lines);
+    e.ready();
+}
+
+#[test]
+fn bad_input_is_reported_and_leaves_the_engine_usable() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    for bad in [
+        "position fen not/a/fen w - - 0 1",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position startpos moves e7e5",
+        "position startpos moves e2e5x",
+        "position",
+        "frobnicate now",
+        "setoption name Hash value lots",
+        "setoption name Threads value 0",
+        "setoption name NoSuchOption value 1",
+        "go perft x",
+    ] {
+        e.send(bad);
+        let lines = e.until(WAIT, |l| l.starts_with("info string"));
+        assert!(!lines.is_empty(), "{bad}");
+        e.ready();
+    }
+    // The last good position (after e2e4) is still the one searched.
+    e.send("d");
+    let lines = e.until(WAIT, |l| l.starts_with("Checkers"));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("Fen: rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")),
+        "{lines:#?}"
+    );
+    e.send("frobnicate");
+    assert_eq!(
+        e.until(WAIT, |l| l.starts_with("info")),
+        vec!["info string unknown command: frobnicate"]
+    );
+    let lines = e.go("depth 3");
+    let mut pos = Position::startpos();
+    pos.push_uci("e2e4").unwrap();
+    assert_legal_output(&pos, &lines);
+}
+
+#[test]
+fn setoption_during_a_search_is_refused() {
+    let mut e = Engine::start();
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(100));
+    e.send("setoption name Hash value 64");
+    let lines = e.until(WAIT, |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("refused"), "{lines:#?}");
+    e.send("stop");
+    e.until(WAIT, |l| l.starts_with("bestmove"));
+    e.send("setoption name Hash value 64");
+    e.ready();
+}
+
+#[test]
+fn tiny_clocks_and_limits_answer_at_once() {
+    let mut e = Engine::start();
+    e.send("position startpos moves e2e4");
+    let mut pos = Position::startpos();
+    pos.push_uci("e2e4").unwrap();
+    for limit in [
+        "wtime 1 btime 1",
+        "movetime 1",
+        "nodes 1",
+        "depth 1",
+        "wtime 0 btime 0 winc 0 binc 0",
+    ] {
+        let asked = Instant::now();
+        let lines = e.go(limit);
+        assert!(
+            asked.elapsed() < Duration::from_millis(300),
+            "{limit}: {:?}",
+            asked.elapsed()
+        );
+        assert!(!scores(&lines).is_empty(), "{limit}");
+        assert_legal_output(&pos, &lines);
+    }
+}
+
+#[test]
+fn debugging_commands() {
+    let mut e = Engine::start();
+    e.send("d");
+    let lines = e.until(WAIT, |l| l.starts_with("Checkers"));
+    assert!(
+        lines.iter().any(|l| l == "Key: 463B96181691FC9C"),
+        "{lines:#?}"
+    );
+    e.send("eval");
+    let lines = e.until(WAIT, |l| l.starts_with("Final evaluation"));
+    assert!(lines.iter().any(|l| l.contains("Material")));
+    e.send("go perft 3");
+    let lines = e.until(WAIT, |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.len(), 22);
+    assert_eq!(lines[0], "a2a3: 380");
+    assert_eq!(lines[21], "Nodes searched: 8902");
+    e.send("bench 3");
+    let lines = e.until(Duration::from_secs(60), |l| l.ends_with(" nps"));
+    let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
+    assert_eq!(words.len(), 4);
+    assert!(words[0].parse::<u64>().unwrap() > 1000);
+    assert_eq!(words[1], "nodes");
+}
+
+#[test]
+fn bench_is_deterministic() {
+    let run = || {
+        let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .args(["bench", "5"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.split(' ').next().unwrap().to_string()
+    };
+    assert_eq!(run(), run());
+}
