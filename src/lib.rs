@@ -7,5 +7,6 @@
 pub mod chess;
 pub mod cli;
 pub mod engine;
+pub mod gomoku;
 pub mod hashing;
 pub mod logging;

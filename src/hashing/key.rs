@@ -3,6 +3,9 @@
 use std::fmt;
 use std::ops::{BitXor, BitXorAssign};
 
+use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
+
 /// A 64-bit Zobrist key: the XOR of the table keys of every feature present.
 ///
 /// ```
@@ -86,6 +89,26 @@ impl KeyTable {
         KeyTable {
             keys: (0..len).map(key_of).collect(),
         }
+    }
+
+    /// `len` random keys from ChaCha8 seeded with `seed`: the same on every platform and
+    /// every version of `rand` (the generator is named, not `StdRng`). No key is zero.
+    ///
+    /// ```
+    /// use rookery::hashing::KeyTable;
+    /// assert_eq!(KeyTable::seeded(4, 1).keys(), KeyTable::seeded(4, 1).keys());
+    /// assert_ne!(KeyTable::seeded(4, 1).keys(), KeyTable::seeded(4, 2).keys());
+    /// ```
+    pub fn seeded(len: usize, seed: u64) -> KeyTable {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        KeyTable::from_fn(len, |_| {
+            loop {
+                let bits = rng.next_u64();
+                if bits != 0 {
+                    break Key(bits);
+                }
+            }
+        })
     }
 
     /// The number of features the table covers.

@@ -1,10 +1,16 @@
 //! The game-agnostic hashing core: keys, key tables and the transposition table.
 //!
 //! Nothing here knows about chess, Hive or gomoku; each game maps its features to indices of
-//! a [`KeyTable`] and defines its own [`TableEntry`].
+//! a [`KeyTable`] and defines its own [`TableEntry`]. Games that want more get a second,
+//! independent verification key ([`DualKeyTable`]) and keys that are canonical under a
+//! symmetry group ([`SymmetricKeyTable`]).
 
+mod dual;
 mod key;
+mod symmetry;
 mod tt;
 
+pub use dual::{DualKey, DualKeyTable};
 pub use key::{Key, KeyTable};
+pub use symmetry::{GroupError, MAX_SYMMETRIES, SymmetricKey, SymmetricKeyTable, SymmetryGroup};
 pub use tt::{AllocError, PAYLOAD_BITS, SLOTS_PER_BUCKET, Table, TableEntry, TableKey, TableStats};
