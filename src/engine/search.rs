@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Piece, Position as _, Square};
+use tracing::{debug, instrument};
 
 use super::eval::evaluate;
 use super::movepick::{Heuristics, MAX_PLY, MovePicker, is_tactical};
@@ -27,6 +28,8 @@ pub const MATE_BOUND: i32 = MATE - 1000;
 /// Deepest iteration.
 pub const MAX_DEPTH: i32 = 100;
 const NO_EVAL: i16 = i16::MIN;
+/// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
+const HELPER_STACK: usize = 32 << 20;
 
 /// Flags shared by the input thread and every search thread.
 #[derive(Default)]
@@ -233,6 +236,7 @@ pub fn search(
         })
         .collect();
     let threads = options.threads.max(1);
+    debug!(fen = %pos.fen(), ?limits, threads, multi_pv = options.multi_pv, "search start");
     let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let time = TimeManager::new(limits, pos.turn(), options.move_overhead);
 
@@ -284,7 +288,14 @@ pub fn search(
     let depth = std::thread::scope(|scope| {
         for id in 1..threads {
             let mut helper = make_worker(id);
-            scope.spawn(move || helper.iterate(1, &Silent));
+            let spawned = std::thread::Builder::new()
+                .name(format!("helper {id}"))
+                .stack_size(HELPER_STACK)
+                .spawn_scoped(scope, move || helper.iterate(1, &Silent));
+            // Without a helper the search is only slower, never wrong.
+            if let Err(e) = spawned {
+                debug!("helper thread {id} not started: {e}");
+            }
         }
         let depth = main.iterate(multi_pv, reporter);
         // Helpers stop when the main thread is done.
@@ -324,6 +335,7 @@ impl Worker<'_> {
     }
 
     /// Iterative deepening; returns the depth of the last completed iteration.
+    #[instrument(level = "debug", skip_all, fields(thread = self.id))]
     fn iterate(&mut self, multi_pv: usize, reporter: &dyn Reporter) -> i32 {
         let max_depth = self
             .limits
@@ -354,6 +366,14 @@ impl Worker<'_> {
             }
             completed = depth;
             if self.id == 0 {
+                debug!(
+                    depth,
+                    seldepth = self.seldepth,
+                    score = self.root_moves[0].score,
+                    nodes = self.total_nodes(),
+                    ms = self.time.elapsed().as_millis() as u64,
+                    "iteration complete"
+                );
                 self.report(depth, multi_pv, None, reporter);
                 if self.iteration_limits_reached(depth) {
                     break;
