@@ -595,3 +595,30 @@ fn bench_is_deterministic() {
     };
     assert_eq!(run(), run());
 }
+
+#[test]
+fn debug_log_file_receives_protocol_and_search_logs() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("uci-{}.log", std::process::id()));
+    let _ = std::fs::remove_file(&path);
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name Debug Log File value {}",
+        path.display()
+    ));
+    e.ready();
+    let lines = e.go("depth 3");
+    assert!(
+        !lines
+            .iter()
+            .any(|l| l.contains("INFO") || l.contains("DEBUG")),
+        "logs stay off stdout"
+    );
+    e.send("setoption name Debug Log File value <empty>");
+    e.ready();
+    let log = std::fs::read_to_string(&path).expect("the log file exists");
+    assert!(log.contains("<< go depth 3"), "{log}");
+    assert!(log.contains(">> bestmove"), "{log}");
+    assert!(log.contains("iteration complete"), "{log}");
+    let _ = std::fs::remove_file(&path);
+}
