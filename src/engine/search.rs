@@ -498,13 +498,7 @@ impl Worker<'_> {
             }
         }
         if self.pv_index == 0 {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > alpha_start {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
+            let bound = Bound::of(best, alpha_start, beta);
             self.store(key, best_move, best, NO_EVAL, depth, bound, 0);
         }
         best
@@ -629,14 +623,7 @@ impl Worker<'_> {
         let tt_move = entry.and_then(|e| e.mv.find(&moves));
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
-            if !pv_node
-                && i32::from(e.depth) >= depth
-                && match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                }
-            {
+            if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
@@ -790,13 +777,7 @@ impl Worker<'_> {
             }
         }
 
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha_start {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, alpha_start, beta);
         let stored_eval = if in_check { NO_EVAL } else { eval as i16 };
         self.store(key, best_move, best, stored_eval, depth, bound, ply);
         best
@@ -821,11 +802,7 @@ impl Worker<'_> {
         let entry = self.table.probe(key);
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
-            if match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            } {
+            if e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }

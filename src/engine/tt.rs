@@ -15,6 +15,28 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound of a node's best score given the window it was searched with.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored `score` with this bound settles a node searched with `alpha..beta`.
+    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 /// One search result: 16-bit move, score and static eval, 8-bit depth, 2-bit bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChessEntry {
