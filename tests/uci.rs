@@ -622,3 +622,30 @@ fn debug_log_file_receives_protocol_and_search_logs() {
     assert!(log.contains("iteration complete"), "{log}");
     let _ = std::fs::remove_file(&path);
 }
+
+#[test]
+fn new_game_debug_movestogo_and_clear_hash() {
+    let mut e = Engine::start();
+    e.send("debug on");
+    e.send("position startpos moves e2e4");
+    e.send("ucinewgame");
+    e.send("d");
+    let lines = e.until(WAIT, |l| l.starts_with("Checkers"));
+    assert!(
+        lines.iter().any(|l| l == "Key: 463B96181691FC9C"),
+        "ucinewgame resets to the start position: {lines:#?}"
+    );
+    e.send("debug off");
+    e.send("setoption name Clear Hash");
+    e.ready();
+    let asked = Instant::now();
+    let lines = e.go("wtime 2000 btime 2000 movestogo 1");
+    assert!(
+        asked.elapsed() < Duration::from_millis(1700),
+        "{:?}",
+        asked.elapsed()
+    );
+    assert_legal_output(&Position::startpos(), &lines);
+    let lines = e.go("wtime 60000 btime 60000 winc 1000 binc 1000 movestogo 40 depth 5");
+    assert_legal_output(&Position::startpos(), &lines);
+}
