@@ -459,7 +459,7 @@ impl Worker<'_> {
         let alpha_start = alpha;
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.frames[0].moved = Some((piece_moved(&self.pos, mv), destination(mv)));
+            self.frames[0].moved = Some(landing(&self.pos, mv));
             self.pos.push(mv);
             let gives_check = self.pos.chess().is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -619,14 +619,15 @@ impl Worker<'_> {
 
         let key = TableKey::from(self.pos.key());
         let entry = self.table.probe(key);
-        let moves = self.pos.legal_moves();
-        let tt_move = entry.and_then(|e| e.mv.find(&moves));
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
+        // Moves only once the table could not settle the node.
+        let moves = self.pos.legal_moves();
+        let tt_move = entry.and_then(|e| e.mv.find(&moves));
 
         let in_check = self.pos.chess().is_check();
         if moves.is_empty() {
@@ -717,7 +718,7 @@ impl Worker<'_> {
                 }
             }
 
-            self.frames[ply].moved = Some((piece_moved(&self.pos, mv), destination(mv)));
+            self.frames[ply].moved = Some(landing(&self.pos, mv));
             self.pos.push(mv);
             let gives_check = self.pos.chess().is_check();
             // Check extension.
@@ -905,12 +906,9 @@ impl Worker<'_> {
     }
 }
 
-fn piece_moved(pos: &Position, mv: Move) -> Piece {
-    mv.role().of(pos.turn())
-}
-
-fn destination(mv: Move) -> Square {
-    mv.to()
+/// The piece a move puts down and where (what counter moves are keyed by).
+fn landing(pos: &Position, mv: Move) -> (Piece, Square) {
+    (mv.role().of(pos.turn()), mv.to())
 }
 
 #[cfg(test)]
