@@ -4,9 +4,9 @@
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::gomoku::{
-    Geometry, Gomoku, GomokuBound, GomokuEntry, GomokuTable, Stone, parse_board_block, parse_moves,
+    Geometry, Gomoku, GomokuEntry, GomokuTable, Stone, parse_board_block, parse_moves,
 };
-use rookery::hashing::TableEntry;
+use rookery::hashing::{Bound, TableEntry};
 
 fn random_game(geometry: Geometry, stones: usize, rng: &mut ChaCha8Rng) -> Gomoku {
     let mut game = Gomoku::new(geometry);
@@ -139,19 +139,19 @@ fn table_entry_round_trips_and_counts_hits() {
             score: -1234,
             depth: 9,
             best: Some(1023),
-            bound: GomokuBound::Lower,
+            bound: Bound::Lower,
         },
         GomokuEntry {
             score: 30000,
             depth: 0,
             best: None,
-            bound: GomokuBound::Exact,
+            bound: Bound::Exact,
         },
         GomokuEntry {
             score: 0,
             depth: 255,
             best: Some(0),
-            bound: GomokuBound::Upper,
+            bound: Bound::Upper,
         },
     ] {
         assert_eq!(GomokuEntry::unpack(e.pack()), e);
@@ -164,7 +164,7 @@ fn table_entry_round_trips_and_counts_hits() {
         score: 50,
         depth: 4,
         best: Some(112),
-        bound: GomokuBound::Exact,
+        bound: Bound::Exact,
     };
     table.store(key.table_key(), entry);
     // A mirror image finds the same entry through its canonical key.

@@ -1,41 +1,9 @@
 //! The chess entry of the shared transposition table.
 
+pub use crate::hashing::Bound;
 use crate::hashing::{PAYLOAD_BITS, Table, TableEntry};
 
 use super::packed::PackedMove;
-
-/// Which side of the true score a stored score is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Bound {
-    /// The true score is at least this (a fail high).
-    Lower = 1,
-    /// The true score is at most this (a fail low).
-    Upper = 2,
-    /// The exact score.
-    Exact = 3,
-}
-
-impl Bound {
-    /// The bound of a node's best score given the window it was searched with.
-    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
-        if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        }
-    }
-
-    /// Whether a stored `score` with this bound settles a node searched with `alpha..beta`.
-    pub fn cuts(self, score: i32, alpha: i32, beta: i32) -> bool {
-        match self {
-            Bound::Exact => true,
-            Bound::Lower => score >= beta,
-            Bound::Upper => score <= alpha,
-        }
-    }
-}
 
 /// One search result: 16-bit move, score and static eval, 8-bit depth, 2-bit bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,7 +28,7 @@ impl TableEntry for ChessEntry {
             | u64::from(self.score as u16) << 16
             | u64::from(self.eval as u16) << 32
             | u64::from(self.depth) << 48
-            | (self.bound as u64) << 56
+            | self.bound.bits() << 56
     }
 
     fn unpack(p: u64) -> ChessEntry {
@@ -69,11 +37,7 @@ impl TableEntry for ChessEntry {
             score: (p >> 16) as u16 as i16,
             eval: (p >> 32) as u16 as i16,
             depth: (p >> 48) as u8,
-            bound: match (p >> 56) & 3 {
-                1 => Bound::Lower,
-                2 => Bound::Upper,
-                _ => Bound::Exact,
-            },
+            bound: Bound::from_bits(p >> 56),
         }
     }
 

@@ -10,4 +10,4 @@ mod tt;
 
 pub use board::{Geometry, Gomoku, GomokuKeys, Stone};
 pub use notation::{ParseError, parse_board_block, parse_moves};
-pub use tt::{GomokuBound, GomokuEntry, GomokuTable};
+pub use tt::{GomokuEntry, GomokuTable};

@@ -1,17 +1,6 @@
 //! The gomoku transposition table entry, on the shared table, verified by the check key.
 
-use crate::hashing::{Table, TableEntry};
-
-/// How a stored score bounds the true value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GomokuBound {
-    /// The exact value.
-    Exact = 0,
-    /// At least this (fail high).
-    Lower = 1,
-    /// At most this (fail low).
-    Upper = 2,
-}
+use crate::hashing::{Bound, Table, TableEntry};
 
 /// A search result for a gomoku position, stored in the canonical frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,7 +12,7 @@ pub struct GomokuEntry {
     /// Best cell in the canonical frame, if any.
     pub best: Option<u16>,
     /// Bound of the score.
-    pub bound: GomokuBound,
+    pub bound: Bound,
 }
 
 impl TableEntry for GomokuEntry {
@@ -31,7 +20,7 @@ impl TableEntry for GomokuEntry {
         u64::from(self.score as u16)
             | u64::from(self.depth) << 16
             | u64::from(self.best.map_or(0, |c| c + 1)) << 24
-            | (self.bound as u64) << 40
+            | self.bound.bits() << 40
     }
 
     fn unpack(p: u64) -> GomokuEntry {
@@ -40,11 +29,7 @@ impl TableEntry for GomokuEntry {
             score: p as u16 as i16,
             depth: (p >> 16) as u8,
             best: best.checked_sub(1),
-            bound: match (p >> 40) & 3 {
-                1 => GomokuBound::Lower,
-                2 => GomokuBound::Upper,
-                _ => GomokuBound::Exact,
-            },
+            bound: Bound::from_bits(p >> 40),
         }
     }
 

@@ -5,11 +5,13 @@
 //! independent verification key ([`DualKeyTable`]) and keys that are canonical under a
 //! symmetry group ([`SymmetricKeyTable`]).
 
+mod bound;
 mod dual;
 mod key;
 mod symmetry;
 mod tt;
 
+pub use bound::Bound;
 pub use dual::{DualKey, DualKeyTable};
 pub use key::{Key, KeyTable};
 pub use symmetry::{GroupError, MAX_SYMMETRIES, SymmetricKey, SymmetricKeyTable, SymmetryGroup};
