@@ -48,6 +48,29 @@ pub fn divide(
     lines
 }
 
+/// The divide report as tools print it: `move: count` per root move (sorted), an empty
+/// line, then `Nodes searched: N`. Also returns N. Depth 0 counts the root itself.
+pub fn divide_report(
+    pos: &mut Position,
+    depth: u32,
+    table: Option<&Table<PerftEntry>>,
+) -> (Vec<String>, u64) {
+    let lines = if depth == 0 {
+        Vec::new()
+    } else {
+        divide(pos, depth, table)
+    };
+    let total = if depth == 0 {
+        1
+    } else {
+        lines.iter().map(|(_, n)| n).sum()
+    };
+    let mut report: Vec<String> = lines.iter().map(|(mv, n)| format!("{mv}: {n}")).collect();
+    report.push(String::new());
+    report.push(format!("Nodes searched: {total}"));
+    (report, total)
+}
+
 /// A subtree's leaf count stored in the shared table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PerftEntry {

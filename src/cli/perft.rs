@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::args::{Args, UsageError, number};
 use super::{Outcome, case_position, nps, read_suite};
 use crate::chess::Position;
-use crate::chess::perft::{PerftEntry, divide, perft, perft_hashed};
+use crate::chess::perft::{PerftEntry, divide_report, perft, perft_hashed};
 use crate::hashing::Table;
 
 /// Usage text.
@@ -57,22 +57,11 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 
 fn run_divide(pos: &mut Position, depth: u32, table: Option<&Table<PerftEntry>>) {
     let start = Instant::now();
-    let lines = if depth == 0 {
-        Vec::new()
-    } else {
-        divide(pos, depth, table)
-    };
-    let total = if depth == 0 {
-        1
-    } else {
-        lines.iter().map(|(_, n)| n).sum()
-    };
+    let (report, total) = divide_report(pos, depth, table);
     let elapsed = start.elapsed();
-    for (mv, nodes) in &lines {
-        println!("{mv}: {nodes}");
+    for line in report {
+        println!("{line}");
     }
-    println!();
-    println!("Nodes searched: {total}");
     eprintln!(
         "time {:.3} s, {} nps",
         elapsed.as_secs_f64(),

@@ -20,7 +20,7 @@ use super::search::{Line, MATE, MATE_BOUND, Reporter, SearchOptions, Signals, se
 use super::timeman::Limits;
 use super::tt::{Bound, ChessTable};
 use crate::chess::Position;
-use crate::chess::perft::divide;
+use crate::chess::perft::divide_report;
 use crate::logging;
 
 /// Engine name and version sent in `id name`.
@@ -381,21 +381,9 @@ impl Engine {
             return;
         }
         let mut pos = self.position.clone();
-        let lines = if depth == 0 {
-            Vec::new()
-        } else {
-            divide(&mut pos, depth, None)
-        };
-        let total: u64 = if depth == 0 {
-            1
-        } else {
-            lines.iter().map(|(_, n)| n).sum()
-        };
-        for (mv, n) in &lines {
-            send(&format!("{mv}: {n}"));
+        for line in divide_report(&mut pos, depth, None).0 {
+            send(&line);
         }
-        send("");
-        send(&format!("Nodes searched: {total}"));
     }
 
     fn display(&self) {
