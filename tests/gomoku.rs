@@ -31,7 +31,6 @@ fn incremental_keys_equal_from_scratch_over_long_random_sequences() {
     for (w, h) in [(15, 15), (20, 20), (5, 5), (32, 32), (19, 13)] {
         let geometry = Geometry::new(w, h).unwrap();
         let mut game = Gomoku::new(geometry);
-        let mut checked = 0;
         for _ in 0..5000 {
             if rng.random_range(0..3) == 0 {
                 game.take_back();
@@ -39,9 +38,7 @@ fn incremental_keys_equal_from_scratch_over_long_random_sequences() {
                 let _ = game.place(rng.random_range(0..geometry.cells()));
             }
             assert_eq!(game.key(), game.key_from_scratch());
-            checked += 1;
         }
-        assert_eq!(checked, 5000);
         while game.take_back() {}
         assert_eq!(
             game.key(),

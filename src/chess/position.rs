@@ -175,8 +175,8 @@ impl Position {
         self.child(mv).key
     }
 
-    /// The keys after each of `moves` (all legal here), as perft and search want them to
-    /// prefetch table buckets: the parent's state is read once for the whole list.
+    /// The keys after each of `moves` (all legal here), as hashed perft wants them to
+    /// prefetch table buckets.
     #[inline]
     pub fn keys_after(&self, moves: &[Move]) -> ArrayVec<Key, 256> {
         moves.iter().map(|&mv| self.child(mv).key).collect()

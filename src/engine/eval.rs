@@ -144,6 +144,8 @@ static PSQT: LazyLock<[[Score; 64]; 7]> = LazyLock::new(|| {
 pub trait Tracer {
     /// Records one term for one colour.
     fn term(&mut self, name: &'static str, color: Color, score: Score);
+    /// Records the game phase used to taper the terms.
+    fn phase(&mut self, _phase: i32) {}
 }
 
 /// Discards every term (search's tracer, free after inlining).
@@ -164,6 +166,10 @@ pub struct Trace {
 }
 
 impl Tracer for Trace {
+    fn phase(&mut self, phase: i32) {
+        self.phase = phase;
+    }
+
     fn term(&mut self, name: &'static str, color: Color, score: Score) {
         let row = match self.terms.iter_mut().find(|t| t.0 == name) {
             Some(row) => row,
@@ -208,6 +214,7 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
     tracer.term("Tempo", pos.turn(), TEMPO);
     total += tempo;
     let phase = phase.min(MAX_PHASE);
+    tracer.phase(phase);
     let white_view = (total.mg * phase + total.eg * (MAX_PHASE - phase)) / MAX_PHASE;
     if pos.turn().is_white() {
         white_view
@@ -216,16 +223,10 @@ pub fn evaluate_with<T: Tracer>(pos: &Chess, tracer: &mut T) -> i32 {
     }
 }
 
-/// Sets the phase of a trace (kept apart so the search path never computes it twice).
+/// The evaluation with every term and the phase, for the `eval` command.
 pub fn trace(pos: &Chess) -> (i32, Trace) {
     let mut trace = Trace::default();
     let score = evaluate_with(pos, &mut trace);
-    let board = pos.board();
-    trace.phase = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
-        .iter()
-        .map(|&r| PHASE[r as usize] * board.by_role(r).count() as i32)
-        .sum::<i32>()
-        .min(MAX_PHASE);
     (score, trace)
 }
 
