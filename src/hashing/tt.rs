@@ -410,10 +410,10 @@ mod tests {
         let n = table.buckets.len() as u64;
         let first = table.bucket(0) as *const Bucket;
         let last = table.bucket(u64::MAX) as *const Bucket;
-        assert_eq!(unsafe_free_distance(first, last), (n - 1) as usize);
+        assert_eq!(buckets_between(first, last), (n - 1) as usize);
     }
 
-    fn unsafe_free_distance(a: *const Bucket, b: *const Bucket) -> usize {
+    fn buckets_between(a: *const Bucket, b: *const Bucket) -> usize {
         (b as usize - a as usize) / BUCKET_BYTES
     }
 }
