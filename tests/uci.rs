@@ -1,155 +1,14 @@
 //! The UCI engine driven through its real stdin and stdout, as a GUI drives it.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+mod common;
+
+use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::uci_client::{Engine, WAIT, assert_legal_output, bestmove, scores};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
-
-/// A running engine with a line reader on its stdout.
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-const WAIT: Duration = Duration::from_secs(20);
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the engine starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines,
-        }
-    }
-
-    fn send(&mut self, command: &str) {
-        writeln!(self.stdin, "{command}").expect("the engine reads its input");
-        self.stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that satisfies `done`, within `within`.
-    fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + within;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let finished = done(&line);
-                    seen.push(line);
-                    if finished {
-                        return seen;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; lines so far: {seen:#?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; lines: {seen:#?}"),
-            }
-        }
-    }
-
-    /// Everything printed within `within`, expecting nothing in particular.
-    fn quiet_for(&mut self, within: Duration) -> Vec<String> {
-        let deadline = Instant::now() + within;
-        let mut seen = Vec::new();
-        while let Ok(line) = self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            seen.push(line);
-        }
-        seen
-    }
-
-    fn ready(&mut self) {
-        self.send("isready");
-        self.until(WAIT, |l| l == "readyok");
-    }
-
-    /// Runs `go ...` and returns its output up to the bestmove line.
-    fn go(&mut self, args: &str) -> Vec<String> {
-        self.send(&format!("go {args}"));
-        self.until(WAIT, |l| l.starts_with("bestmove"))
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-    }
-}
-
-fn bestmove(lines: &[String]) -> (String, Option<String>) {
-    let last = lines.last().expect("output");
-    let words: Vec<&str> = last.split_whitespace().collect();
-    assert_eq!(words[0], "bestmove", "{last}");
-    let ponder = (words.len() == 4 && words[2] == "ponder").then(|| words[3].to_string());
-    (words[1].to_string(), ponder)
-}
-
-fn scores(lines: &[String]) -> Vec<String> {
-    lines
-        .iter()
-        .filter(|l| l.starts_with("info") && l.contains(" score "))
-        .map(|l| {
-            let rest = &l[l.find(" score ").unwrap() + 7..];
-            rest.split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect()
-}
-
-/// Checks that the bestmove, the ponder move and every PV move are legal from `pos`.
-fn assert_legal_output(pos: &Position, lines: &[String]) {
-    let (best, ponder) = bestmove(lines);
-    let mut after = pos.clone();
-    after
-        .push_uci(&best)
-        .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
-    if let Some(ponder) = ponder {
-        after
-            .push_uci(&ponder)
-            .unwrap_or_else(|e| panic!("ponder {ponder}: {e}"));
-    }
-    for line in lines.iter().filter(|l| l.contains(" pv ")) {
-        let mut p = pos.clone();
-        for mv in line.split(" pv ").nth(1).unwrap().split_whitespace() {
-            p.push_uci(mv)
-                .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line}"));
-        }
-    }
-}
 
 #[test]
 fn handshake_lists_id_and_options() {
@@ -275,15 +134,10 @@ fn quit_during_a_search_ends_the_process() {
     e.send("go infinite");
     std::thread::sleep(Duration::from_millis(100));
     e.send("quit");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        if let Ok(Some(status)) = e.child.try_wait() {
-            assert!(status.success());
-            break;
-        }
-        assert!(Instant::now() < deadline, "engine did not quit");
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    let status = e
+        .wait_exit(Duration::from_secs(5))
+        .expect("the engine quits");
+    assert!(status.success());
 }
 
 #[test]

@@ -2,6 +2,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod harness;
 pub mod movepick;
 pub mod packed;
 pub mod search;

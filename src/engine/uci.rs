@@ -21,6 +21,7 @@ use super::timeman::Limits;
 use super::tt::{Bound, ChessTable};
 use crate::chess::Position;
 use crate::chess::perft::divide_report;
+use crate::hashing::AllocError;
 use crate::logging;
 
 /// Engine name and version sent in `id name`.
@@ -110,16 +111,21 @@ impl Default for Engine {
 impl Engine {
     /// A new engine with default options and the start position.
     pub fn new() -> Engine {
-        Engine {
+        Engine::with_hash(DEFAULT_HASH_MIB).expect("the default hash size fits")
+    }
+
+    /// A new engine whose table starts at `mib` MiB instead of the default.
+    pub fn with_hash(mib: usize) -> Result<Engine, AllocError> {
+        Ok(Engine {
             position: Position::startpos(),
-            table: Arc::new(ChessTable::new(DEFAULT_HASH_MIB).expect("the default hash size fits")),
+            table: Arc::new(ChessTable::new(mib)?),
             options: SearchOptions::default(),
             chess960: false,
             ponder: false,
             debug: false,
             signals: Arc::new(Signals::default()),
             searching: None,
-        }
+        })
     }
 
     /// Reads commands from stdin until `quit` or end of input.
@@ -164,7 +170,7 @@ impl Engine {
             "d" => self.display(),
             "eval" => self.eval(),
             "bench" => self.bench(rest),
-            _ => send(&format!("info string unknown command: {line}")),
+            _ => send(&format!("info string unknown command: {}", excerpt(line))),
         }
         true
     }
@@ -468,6 +474,15 @@ impl Engine {
             );
         });
         send(&format!("{} nodes {} nps", result.nodes, result.nps()));
+    }
+}
+
+/// At most the first 100 characters of `line`, for echoing it back.
+fn excerpt(line: &str) -> String {
+    const KEEP: usize = 100;
+    match line.char_indices().nth(KEEP) {
+        Some((cut, _)) => format!("{}...", &line[..cut]),
+        None => line.to_string(),
     }
 }
 

@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+pub mod uci_client;
+
 use std::path::PathBuf;
 
 use rookery::chess::Position;

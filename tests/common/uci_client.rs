@@ -1,0 +1,171 @@
+//! A UCI client for the tests: drives the real `rookery` binary through its stdin and
+//! stdout, as a GUI does.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+use rookery::chess::Position;
+
+/// A running engine with a line reader on its stdout.
+pub struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+pub const WAIT: Duration = Duration::from_secs(20);
+
+impl Engine {
+    pub fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the engine starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin: Some(stdin),
+            lines,
+        }
+    }
+
+    pub fn send(&mut self, command: &str) {
+        self.send_raw(format!("{command}\n").as_bytes());
+    }
+
+    /// Writes `bytes` to the engine's stdin as they are (no newline added).
+    pub fn send_raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("input is open");
+        stdin.write_all(bytes).expect("the engine reads its input");
+        stdin.flush().unwrap();
+    }
+
+    /// Closes the engine's stdin (end of input).
+    pub fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    /// Waits up to `within` for the process to exit.
+    pub fn wait_exit(&mut self, within: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + within;
+        while Instant::now() < deadline {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        None
+    }
+
+    /// Lines up to and including the first that satisfies `done`, within `within`.
+    pub fn until(&mut self, within: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) => {
+                    let finished = done(&line);
+                    seen.push(line);
+                    if finished {
+                        return seen;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; lines so far: {seen:#?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; lines: {seen:#?}"),
+            }
+        }
+    }
+
+    /// Everything printed within `within`, expecting nothing in particular.
+    pub fn quiet_for(&mut self, within: Duration) -> Vec<String> {
+        let deadline = Instant::now() + within;
+        let mut seen = Vec::new();
+        while let Ok(line) = self
+            .lines
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            seen.push(line);
+        }
+        seen
+    }
+
+    pub fn ready(&mut self) {
+        self.send("isready");
+        self.until(WAIT, |l| l == "readyok");
+    }
+
+    /// Runs `go ...` and returns its output up to the bestmove line.
+    pub fn go(&mut self, args: &str) -> Vec<String> {
+        self.send(&format!("go {args}"));
+        self.until(WAIT, |l| l.starts_with("bestmove"))
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        if let Some(stdin) = self.stdin.as_mut() {
+            let _ = writeln!(stdin, "quit");
+        }
+        if self.wait_exit(Duration::from_secs(5)).is_none() {
+            let _ = self.child.kill();
+        }
+    }
+}
+
+pub fn bestmove(lines: &[String]) -> (String, Option<String>) {
+    let last = lines.last().expect("output");
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(words[0], "bestmove", "{last}");
+    let ponder = (words.len() == 4 && words[2] == "ponder").then(|| words[3].to_string());
+    (words[1].to_string(), ponder)
+}
+
+pub fn scores(lines: &[String]) -> Vec<String> {
+    lines
+        .iter()
+        .filter(|l| l.starts_with("info") && l.contains(" score "))
+        .map(|l| {
+            let rest = &l[l.find(" score ").unwrap() + 7..];
+            rest.split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
+}
+
+/// Checks that the bestmove, the ponder move and every PV move are legal from `pos`.
+pub fn assert_legal_output(pos: &Position, lines: &[String]) {
+    let (best, ponder) = bestmove(lines);
+    let mut after = pos.clone();
+    after
+        .push_uci(&best)
+        .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
+    if let Some(ponder) = ponder {
+        after
+            .push_uci(&ponder)
+            .unwrap_or_else(|e| panic!("ponder {ponder}: {e}"));
+    }
+    for line in lines.iter().filter(|l| l.contains(" pv ")) {
+        let mut p = pos.clone();
+        for mv in line.split(" pv ").nth(1).unwrap().split_whitespace() {
+            p.push_uci(mv)
+                .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line}"));
+        }
+    }
+}
