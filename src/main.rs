@@ -11,7 +11,8 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
-       rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]";
+       rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
+       rookery hashstats chess|gomoku [OPTIONS]   (without a game: its options)";
 
 fn main() -> ExitCode {
     rookery::logging::init();
@@ -19,6 +20,7 @@ fn main() -> ExitCode {
     let result: Result<Outcome, UsageError> = match words.first().map(String::as_str) {
         Some("perft") => cli::perft::run(&words[1..]),
         Some("hashcheck") => cli::hashcheck::run(&words[1..]),
+        Some("hashstats") => cli::hashstats::run(&words[1..]),
         Some("bench") => cli::bench::run(&words[1..]),
         None => {
             rookery::engine::uci::Engine::new().run();

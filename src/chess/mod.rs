@@ -5,6 +5,7 @@ pub mod epd;
 pub mod hashcheck;
 pub mod perft;
 pub mod position;
+pub mod walk;
 pub mod zobrist;
 
 pub use position::{FenError, MoveError, Position};

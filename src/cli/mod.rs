@@ -4,6 +4,7 @@
 pub mod args;
 pub mod bench;
 pub mod hashcheck;
+pub mod hashstats;
 pub mod perft;
 
 use std::path::Path;

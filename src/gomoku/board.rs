@@ -148,6 +148,11 @@ impl GomokuKeys {
         }))
     }
 
+    /// The main and check key tables.
+    pub fn dual(&self) -> &DualKeyTable {
+        &self.dual
+    }
+
     /// The symmetry group on features.
     pub fn group(&self) -> &SymmetryGroup {
         self.main_symmetric.group()

@@ -7,6 +7,7 @@
 mod board;
 mod notation;
 mod tt;
+pub mod walk;
 
 pub use board::{Geometry, Gomoku, GomokuKeys, Stone};
 pub use notation::{ParseError, parse_board_block, parse_moves};

@@ -8,6 +8,7 @@
 mod bound;
 mod dual;
 mod key;
+pub mod quality;
 mod symmetry;
 mod tt;
 

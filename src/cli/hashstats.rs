@@ -1,0 +1,410 @@
+//! `rookery hashstats`: key quality measured on real position sets. Distinct positions are
+//! counted by exact encoding; colliding pairs of truncated keys are set beside the
+//! birthday expectation; a table filled from the walk counts false hits; the key table
+//! itself is checked. Progress on stderr, the summary on stdout (`--json` for machines).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use super::args::{Args, UsageError};
+use super::{Outcome, case_position, read_suite};
+use crate::chess::Position;
+use crate::chess::walk::{self as chess_walk, ChessCode};
+use crate::chess::zobrist::POLYGLOT;
+use crate::gomoku::walk::{self as gomoku_walk, GomokuCode};
+use crate::gomoku::{Geometry, GomokuKeys};
+use crate::hashing::quality::{
+    CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits, sanity,
+};
+use crate::hashing::{Key, TableKey};
+
+/// Usage text.
+pub const USAGE: &str = "\
+usage: rookery hashstats chess [--epd FILE] [--depth D] [--games N] [--plies P] [OPTIONS]
+       rookery hashstats gomoku [--size N] [--games N] [--plies P] [OPTIONS]
+options: --seed S (random games), --mib M (false-hit table, default 64), --json";
+
+const VALUED: &[&str] = &["epd", "depth", "games", "plies", "seed", "mib", "size"];
+const DEFAULT_MIB: usize = 64;
+
+/// Runs `rookery hashstats` with the words after `hashstats`.
+pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
+    let args = Args::parse(words, VALUED, &["json"])?;
+    let game = args.positional.first().map(String::as_str);
+    if let Some(word) = args.positional.get(1) {
+        return Err(UsageError(format!("unexpected '{word}'\n{USAGE}")));
+    }
+    let start = Instant::now();
+    let report = match game {
+        Some("chess") => chess(&args)?,
+        Some("gomoku") => gomoku(&args)?,
+        Some(other) => return Err(UsageError(format!("unknown game '{other}'\n{USAGE}"))),
+        None => return Err(UsageError(format!("which game?\n{USAGE}"))),
+    };
+    let report = Report {
+        seconds: start.elapsed().as_secs_f64(),
+        peak_mib: peak_memory_mib(),
+        ..report
+    };
+    if args.switch("json") {
+        println!("{}", report.json());
+    } else {
+        print!("{}", report.table());
+    }
+    Ok(if report.passed() {
+        Outcome::Success
+    } else {
+        Outcome::Failure
+    })
+}
+
+/// Everything one run measured.
+struct Report {
+    game: &'static str,
+    walk: String,
+    visited: u64,
+    distinct: usize,
+    seconds: f64,
+    peak_mib: f64,
+    collisions: Vec<CollisionRow>,
+    false_hits: Vec<(String, FalseHits)>,
+    sanity: Vec<(String, Sanity)>,
+}
+
+fn chess(args: &Args) -> Result<Report, UsageError> {
+    let depth: u32 = args.value("depth")?.unwrap_or(4);
+    let games: u64 = args.value("games")?.unwrap_or(1000);
+    let plies: u32 = args.value("plies")?.unwrap_or(200);
+    let seed: u64 = args.value("seed")?.unwrap_or(1);
+    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let (roots, source) = match args.value::<PathBuf>("epd")? {
+        Some(path) => {
+            let roots = read_suite(&path)?
+                .iter()
+                .map(|case| case_position(case, false))
+                .collect::<Result<Vec<_>, _>>()?;
+            (roots, path.display().to_string())
+        }
+        None => (vec![Position::startpos()], "the start position".to_string()),
+    };
+    let mut samples = SampleSet::<ChessCode>::new();
+    for (i, root) in roots.iter().enumerate() {
+        chess_walk::walk_perft(&mut root.clone(), depth, &mut samples);
+        eprintln!(
+            "perft tree {}/{}: {} nodes visited",
+            i + 1,
+            roots.len(),
+            samples.visited()
+        );
+    }
+    for (i, root) in roots.iter().enumerate() {
+        // Games are dealt evenly over the roots, each root with its own seed.
+        let share = games / roots.len() as u64 + u64::from((i as u64) < games % roots.len() as u64);
+        chess_walk::walk_random_games(
+            root,
+            share,
+            plies,
+            seed.wrapping_add(i as u64),
+            &mut samples,
+        );
+    }
+    eprintln!("random games: {} nodes visited", samples.visited());
+    let walk = format!(
+        "perft trees to depth {depth} from {source} ({} roots), {games} random games of up to {plies} plies (seed {seed})",
+        roots.len()
+    );
+    let keys: Vec<u64> = POLYGLOT.keys().iter().map(|k| k.0).collect();
+    measure(
+        "chess",
+        walk,
+        samples,
+        mib,
+        false,
+        vec![("Polyglot (781 keys)".to_string(), keys)],
+    )
+}
+
+fn gomoku(args: &Args) -> Result<Report, UsageError> {
+    let size: usize = args.value("size")?.unwrap_or(15);
+    let games: u64 = args.value("games")?.unwrap_or(20_000);
+    let plies: u32 = args.value("plies")?.unwrap_or(80);
+    let seed: u64 = args.value("seed")?.unwrap_or(1);
+    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let geometry = Geometry::new(size, size)
+        .ok_or_else(|| UsageError(format!("--size {size}: boards are 5 to 32 cells wide")))?;
+    let walk = format!(
+        "{games} random games of {plies} steps on {size}x{size} with take-backs (seed {seed})"
+    );
+    let keys = GomokuKeys::for_geometry(geometry);
+    let tables = vec![
+        (
+            format!("main ({} keys)", keys.dual().main().len()),
+            keys.dual().main().keys().iter().map(|k| k.0).collect(),
+        ),
+        (
+            "main and check together".to_string(),
+            keys.dual()
+                .main()
+                .keys()
+                .iter()
+                .chain(keys.dual().check().keys())
+                .map(|k| k.0)
+                .collect(),
+        ),
+    ];
+    // The narrowest exact code that holds the board.
+    macro_rules! walk_with {
+        ($words:literal) => {{
+            let mut samples = SampleSet::<GomokuCode<$words>>::new();
+            gomoku_walk::walk_random_games(geometry, games, plies, seed, &mut samples);
+            eprintln!("random games: {} nodes visited", samples.visited());
+            measure("gomoku", walk, samples, mib, true, tables)
+        }};
+    }
+    match geometry.cells() {
+        0..=256 => walk_with!(8),
+        257..=512 => walk_with!(16),
+        _ => walk_with!(32),
+    }
+}
+
+/// Counts, measures and checks one walk's positions.
+fn measure<C: Ord + Copy + std::fmt::Debug>(
+    game: &'static str,
+    walk: String,
+    samples: SampleSet<C>,
+    mib: usize,
+    has_check: bool,
+    tables: Vec<(String, Vec<u64>)>,
+) -> Result<Report, UsageError> {
+    let visited = samples.visited();
+    eprintln!("deduplicating {visited} visits by exact encoding");
+    let distinct: Vec<Sample<C>> = samples.finish().map_err(|m| {
+        UsageError(format!(
+            "the key is not a function of the position: {:?} and {:?}",
+            m.0, m.1
+        ))
+    })?;
+    eprintln!("{} distinct positions; counting collisions", distinct.len());
+    let mut keys: Vec<u64> = distinct.iter().map(|s| s.key).collect();
+    let collisions = colliding_pairs(&mut keys, &WIDTHS);
+    drop(keys);
+
+    eprintln!("filling a {mib} MiB table");
+    let alloc = |e| UsageError(format!("{e}"));
+    let mut hits = Vec::new();
+    for bits in [16, 32, 64] {
+        let label = if bits == 64 {
+            "main key, 64 bits (as the tables use it)".to_string()
+        } else {
+            format!("main key, low {bits} bits")
+        };
+        let keys = distinct.iter().map(|s| TableKey::from(Key(s.key)));
+        hits.push((label, false_hits(keys, mib, bits).map_err(alloc)?));
+    }
+    if has_check {
+        let keys = distinct
+            .iter()
+            .map(|s| TableKey::with_check(Key(s.key), Key(s.check)));
+        hits.push((
+            "check key, 64 bits".to_string(),
+            false_hits(keys, mib, 64).map_err(alloc)?,
+        ));
+    }
+    let distinct_count = distinct.len();
+    drop(distinct);
+
+    eprintln!("checking the key tables");
+    let sanity = tables
+        .into_iter()
+        .map(|(label, keys)| (label, sanity(&keys)))
+        .collect();
+    Ok(Report {
+        game,
+        walk,
+        visited,
+        distinct: distinct_count,
+        seconds: 0.0,
+        peak_mib: 0.0,
+        collisions,
+        false_hits: hits,
+        sanity,
+    })
+}
+
+impl Report {
+    fn passed(&self) -> bool {
+        self.collisions.iter().all(CollisionRow::plausible)
+            && self.sanity.iter().all(|(_, s)| s.passed())
+    }
+
+    fn table(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "game: {}", self.game);
+        let _ = writeln!(out, "walk: {}", self.walk);
+        let _ = writeln!(
+            out,
+            "positions: {} visited, {} distinct (exact encoding)",
+            self.visited, self.distinct
+        );
+        let _ = writeln!(
+            out,
+            "time: {:.1} s, peak memory: {:.0} MiB",
+            self.seconds, self.peak_mib
+        );
+        let _ = writeln!(
+            out,
+            "\ncolliding pairs of distinct positions, key truncated to its top bits:"
+        );
+        let _ = writeln!(
+            out,
+            "{:>5} {:>14} {:>16} {:>9}  verdict",
+            "bits", "pairs", "expected", "sigma"
+        );
+        for row in &self.collisions {
+            let _ = writeln!(
+                out,
+                "{:>5} {:>14} {:>16.3} {:>+9.2}  {}",
+                row.bits,
+                row.pairs,
+                row.expected,
+                row.deviation(),
+                if row.plausible() {
+                    "ok"
+                } else {
+                    "OUT OF RANGE"
+                }
+            );
+        }
+        let _ = writeln!(
+            out,
+            "\ntable false hits (one probe per distinct position, before storing it):"
+        );
+        let _ = writeln!(
+            out,
+            "{:<42} {:>12} {:>10} {:>12} {:>12}",
+            "verification", "probes", "false", "rate", "expected"
+        );
+        for (label, hits) in &self.false_hits {
+            let _ = writeln!(
+                out,
+                "{label:<42} {:>12} {:>10} {:>12.3e} {:>12.3}",
+                hits.probes,
+                hits.false_hits,
+                hits.rate(),
+                hits.expected
+            );
+        }
+        let _ = writeln!(out, "\nkey tables:");
+        for (label, s) in &self.sanity {
+            let dependence = match s.dependence_found {
+                Some(k) => format!("FOUND among {k} keys"),
+                None => format!("none up to {} keys", s.dependence_checked),
+            };
+            let _ = writeln!(
+                out,
+                "{label}: {} keys, zero {}, equal pairs {}, worst bit {:.2} sigma, bit chi-square {:.1}, XOR dependence {dependence}: {}",
+                s.keys,
+                s.zero,
+                s.equal_pairs,
+                s.worst_bit,
+                s.bit_chi_square,
+                if s.passed() { "ok" } else { "FAILED" }
+            );
+        }
+        out
+    }
+
+    fn json(&self) -> String {
+        let collisions: Vec<String> = self
+            .collisions
+            .iter()
+            .map(|r| {
+                format!(
+                    r#"{{"bits":{},"pairs":{},"expected":{:e},"sigma":{:.3},"plausible":{}}}"#,
+                    r.bits,
+                    r.pairs,
+                    r.expected,
+                    r.deviation(),
+                    r.plausible()
+                )
+            })
+            .collect();
+        let hits: Vec<String> = self
+            .false_hits
+            .iter()
+            .map(|(label, h)| {
+                format!(
+                    r#"{{"verification":{},"bits":{},"probes":{},"false_hits":{},"rate":{:e},"expected":{:e}}}"#,
+                    json_string(label),
+                    h.verify_bits,
+                    h.probes,
+                    h.false_hits,
+                    h.rate(),
+                    h.expected
+                )
+            })
+            .collect();
+        let tables: Vec<String> = self
+            .sanity
+            .iter()
+            .map(|(label, s)| {
+                format!(
+                    r#"{{"table":{},"keys":{},"zero":{},"equal_pairs":{},"worst_bit_sigma":{:.3},"bit_chi_square":{:.2},"dependence_checked":{},"dependence_found":{},"passed":{}}}"#,
+                    json_string(label),
+                    s.keys,
+                    s.zero,
+                    s.equal_pairs,
+                    s.worst_bit,
+                    s.bit_chi_square,
+                    s.dependence_checked,
+                    s.dependence_found
+                        .map_or("null".to_string(), |k| k.to_string()),
+                    s.passed()
+                )
+            })
+            .collect();
+        format!(
+            r#"{{"game":{},"walk":{},"visited":{},"distinct":{},"seconds":{:.2},"peak_mib":{:.0},"collisions":[{}],"false_hits":[{}],"key_tables":[{}],"passed":{}}}"#,
+            json_string(self.game),
+            json_string(&self.walk),
+            self.visited,
+            self.distinct,
+            self.seconds,
+            self.peak_mib,
+            collisions.join(","),
+            hits.join(","),
+            tables.join(","),
+            self.passed()
+        )
+    }
+}
+
+/// `text` as a JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The process's peak resident memory in MiB (Linux `VmHWM`), 0 where unknown.
+fn peak_memory_mib() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|status| {
+            let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+            line.split_whitespace().nth(1)?.parse::<f64>().ok()
+        })
+        .map_or(0.0, |kib| kib / 1024.0)
+}
