@@ -9,4 +9,5 @@ pub mod cli;
 pub mod engine;
 pub mod gomoku;
 pub mod hashing;
+pub mod hive;
 pub mod logging;
