@@ -12,6 +12,7 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
+       rookery hash gomoku (--size N | --rect WxH) [MOVE...]  |  rookery hash hive GAMESTRING
        rookery hashstats chess|gomoku [OPTIONS]   (without a game: its options)";
 
 fn main() -> ExitCode {
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
     let result: Result<Outcome, UsageError> = match words.first().map(String::as_str) {
         Some("perft") => cli::perft::run(&words[1..]),
         Some("hashcheck") => cli::hashcheck::run(&words[1..]),
+        Some("hash") => cli::hash::run(&words[1..]),
         Some("hashstats") => cli::hashstats::run(&words[1..]),
         Some("bench") => cli::bench::run(&words[1..]),
         None => {
