@@ -163,12 +163,15 @@ fn table_entry_round_trips_and_counts_hits() {
         best: Some(112),
         bound: Bound::Exact,
     };
-    table.store(key.table_key(), entry);
+    table.store(key.canonical_table_key(), entry);
     // A mirror image finds the same entry through its canonical key.
     let mirrored = game.transformed(2);
-    assert_eq!(table.probe(mirrored.canonical().0.table_key()), Some(entry));
     assert_eq!(
-        table.probe(Gomoku::new(geometry).canonical().0.table_key()),
+        table.probe(mirrored.canonical().0.canonical_table_key()),
+        Some(entry)
+    );
+    assert_eq!(
+        table.probe(Gomoku::new(geometry).canonical().0.canonical_table_key()),
         None
     );
     let stats = table.stats();

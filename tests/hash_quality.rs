@@ -185,7 +185,7 @@ fn hashstats_reports_both_games() {
         "1",
     ]);
     assert_eq!(status, Some(0), "{text}");
-    assert!(text.contains("positions: "), "{text}");
+    assert!(text.contains("Polyglot key: "), "{text}");
     assert!(
         text.contains("XOR dependence none up to 6 keys: ok"),
         "{text}"
@@ -196,4 +196,30 @@ fn hashstats_reports_both_games() {
     assert!(json.trim_end().ends_with("\"passed\":true}"), "{json}");
     let (status, _) = run(&["hashstats", "checkers"]);
     assert_eq!(status, Some(2));
+}
+
+/// The finding `hashstats gomoku` made: a canonical key is a minimum, so its top bits crowd
+/// the low buckets; the canonical table key spreads them evenly again.
+#[test]
+fn canonical_table_keys_fill_buckets_evenly() {
+    let geometry = Geometry::new(15, 15).unwrap();
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let mut raw = [0u32; 16];
+    let mut remixed = [0u32; 16];
+    let positions = 40_000;
+    for _ in 0..positions {
+        let mut board = Gomoku::new(geometry);
+        for _ in 0..rng.random_range(1..30) {
+            let _ = board.place(rng.random_range(0..geometry.cells()));
+        }
+        let (key, _) = board.canonical();
+        raw[(key.main.0 >> 60) as usize] += 1;
+        remixed[(key.canonical_table_key().index >> 60) as usize] += 1;
+    }
+    let even = positions / 16;
+    // The least of 8 keys lands in the first sixteenth with probability 1 - (15/16)^8 = 40%.
+    assert!(raw[0] > 5 * even, "{raw:?}");
+    for (bin, &count) in remixed.iter().enumerate() {
+        assert!(count.abs_diff(even) < even / 5, "bin {bin}: {remixed:?}");
+    }
 }

@@ -17,7 +17,7 @@ use crate::gomoku::{Geometry, GomokuKeys};
 use crate::hashing::quality::{
     CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits, sanity,
 };
-use crate::hashing::{Key, TableKey};
+use crate::hashing::{DualKey, Key, TableKey};
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -64,12 +64,44 @@ struct Report {
     game: &'static str,
     walk: String,
     visited: u64,
-    distinct: usize,
     seconds: f64,
     peak_mib: f64,
-    collisions: Vec<CollisionRow>,
+    series: Vec<Series>,
     false_hits: Vec<(String, FalseHits)>,
     sanity: Vec<(String, Sanity)>,
+}
+
+/// Colliding pairs of one key over one set of distinct positions.
+struct Series {
+    label: String,
+    distinct: usize,
+    rows: Vec<CollisionRow>,
+    /// Whether the verdict counts: false for a key shown only for its known bias.
+    judged: bool,
+}
+
+impl Series {
+    fn new<C>(label: &str, distinct: &[Sample<C>], key: impl Fn(&Sample<C>) -> u64) -> Series {
+        eprintln!(
+            "{label}: counting collisions among {} positions",
+            distinct.len()
+        );
+        let mut keys: Vec<u64> = distinct.iter().map(key).collect();
+        Series {
+            label: label.to_string(),
+            distinct: distinct.len(),
+            rows: colliding_pairs(&mut keys, &WIDTHS),
+            judged: true,
+        }
+    }
+
+    /// The same series, shown but left out of the verdict.
+    fn unjudged(self) -> Series {
+        Series {
+            judged: false,
+            ..self
+        }
+    }
 }
 
 fn chess(args: &Args) -> Result<Report, UsageError> {
@@ -109,20 +141,27 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
             &mut samples,
         );
     }
-    eprintln!("random games: {} nodes visited", samples.visited());
+    let visited = samples.visited();
+    eprintln!("random games: {visited} nodes visited");
     let walk = format!(
         "perft trees to depth {depth} from {source} ({} roots), {games} random games of up to {plies} plies (seed {seed})",
         roots.len()
     );
+    let distinct = distinct_positions(samples)?;
+    let series = vec![Series::new("Polyglot key", &distinct, |s| s.key)];
+    let false_hits = main_key_false_hits(&distinct, mib)?;
+    drop(distinct);
     let keys: Vec<u64> = POLYGLOT.keys().iter().map(|k| k.0).collect();
-    measure(
-        "chess",
+    Ok(Report {
+        game: "chess",
         walk,
-        samples,
-        mib,
-        false,
-        vec![("Polyglot (781 keys)".to_string(), keys)],
-    )
+        visited,
+        seconds: 0.0,
+        peak_mib: 0.0,
+        series,
+        false_hits,
+        sanity: check_tables(vec![("Polyglot (781 keys)".to_string(), keys)]),
+    })
 }
 
 fn gomoku(args: &Args) -> Result<Report, UsageError> {
@@ -156,10 +195,59 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
     // The narrowest exact code that holds the board.
     macro_rules! walk_with {
         ($words:literal) => {{
-            let mut samples = SampleSet::<GomokuCode<$words>>::new();
-            gomoku_walk::walk_random_games(geometry, games, plies, seed, &mut samples);
-            eprintln!("random games: {} nodes visited", samples.visited());
-            measure("gomoku", walk, samples, mib, true, tables)
+            let mut exact = SampleSet::<GomokuCode<$words>>::new();
+            let mut canonical = SampleSet::<GomokuCode<$words>>::new();
+            gomoku_walk::walk_random_games(geometry, games, plies, seed, |board| {
+                let key = board.key();
+                let code = GomokuCode::of(board).expect("the code holds the board");
+                exact.push(code, key.main.0, key.check.0);
+                let (key, _) = board.canonical();
+                let code = GomokuCode::canonical(board).expect("the code holds the board");
+                canonical.push(code, key.main.0, key.check.0);
+            });
+            let visited = exact.visited();
+            eprintln!("random games: {visited} nodes visited");
+            let exact = distinct_positions(exact)?;
+            let mut series = vec![Series::new("main key", &exact, |s| s.key)];
+            let mut false_hits = main_key_false_hits(&exact, mib)?;
+            false_hits.push(false_hits_of(
+                "main key, check key verifies (64 bits)",
+                &exact,
+                |s| dual_key(s).table_key(),
+                mib,
+            )?);
+            drop(exact);
+            let canonical = distinct_positions(canonical)?;
+            // Shown for its bias, the reason the table index is remixed.
+            series.push(
+                Series::new(
+                    "canonical key (least over the symmetries; biased, not a table index)",
+                    &canonical,
+                    |s| s.key,
+                )
+                .unjudged(),
+            );
+            series.push(Series::new(
+                "canonical table index (remixed)",
+                &canonical,
+                |s| dual_key(s).canonical_table_key().index,
+            ));
+            false_hits.push(false_hits_of(
+                "canonical table key (check key verifies)",
+                &canonical,
+                |s| dual_key(s).canonical_table_key(),
+                mib,
+            )?);
+            Ok(Report {
+                game: "gomoku",
+                walk,
+                visited,
+                seconds: 0.0,
+                peak_mib: 0.0,
+                series,
+                false_hits,
+                sanity: check_tables(tables),
+            })
         }};
     }
     match geometry.cells() {
@@ -169,73 +257,82 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
     }
 }
 
-/// Counts, measures and checks one walk's positions.
-fn measure<C: Ord + Copy + std::fmt::Debug>(
-    game: &'static str,
-    walk: String,
+/// A sample's keys as a dual key.
+fn dual_key<C>(sample: &Sample<C>) -> DualKey {
+    DualKey {
+        main: Key(sample.key),
+        check: Key(sample.check),
+    }
+}
+
+/// The distinct positions of a walk, or the defect that two visits of one position had
+/// different keys.
+fn distinct_positions<C: Ord + Copy + std::fmt::Debug>(
     samples: SampleSet<C>,
-    mib: usize,
-    has_check: bool,
-    tables: Vec<(String, Vec<u64>)>,
-) -> Result<Report, UsageError> {
-    let visited = samples.visited();
-    eprintln!("deduplicating {visited} visits by exact encoding");
-    let distinct: Vec<Sample<C>> = samples.finish().map_err(|m| {
+) -> Result<Vec<Sample<C>>, UsageError> {
+    eprintln!(
+        "deduplicating {} visits by exact encoding",
+        samples.visited()
+    );
+    let distinct = samples.finish().map_err(|m| {
         UsageError(format!(
             "the key is not a function of the position: {:?} and {:?}",
             m.0, m.1
         ))
     })?;
-    eprintln!("{} distinct positions; counting collisions", distinct.len());
-    let mut keys: Vec<u64> = distinct.iter().map(|s| s.key).collect();
-    let collisions = colliding_pairs(&mut keys, &WIDTHS);
-    drop(keys);
+    eprintln!("{} distinct positions", distinct.len());
+    Ok(distinct)
+}
 
-    eprintln!("filling a {mib} MiB table");
-    let alloc = |e| UsageError(format!("{e}"));
-    let mut hits = Vec::new();
-    for bits in [16, 32, 64] {
-        let label = if bits == 64 {
-            "main key, 64 bits (as the tables use it)".to_string()
-        } else {
-            format!("main key, low {bits} bits")
-        };
-        let keys = distinct.iter().map(|s| TableKey::from(Key(s.key)));
-        hits.push((label, false_hits(keys, mib, bits).map_err(alloc)?));
-    }
-    if has_check {
-        let keys = distinct
-            .iter()
-            .map(|s| TableKey::with_check(Key(s.key), Key(s.check)));
-        hits.push((
-            "check key, 64 bits".to_string(),
-            false_hits(keys, mib, 64).map_err(alloc)?,
-        ));
-    }
-    let distinct_count = distinct.len();
-    drop(distinct);
+/// False hits of a table indexed and verified by the main key, with 16, 32 and all 64
+/// bits of it verified.
+fn main_key_false_hits<C>(
+    distinct: &[Sample<C>],
+    mib: usize,
+) -> Result<Vec<(String, FalseHits)>, UsageError> {
+    [16, 32, 64]
+        .into_iter()
+        .map(|bits| {
+            let label = if bits == 64 {
+                "main key, 64 bits (as the tables use it)".to_string()
+            } else {
+                format!("main key, low {bits} bits")
+            };
+            eprintln!("{label}: filling a {mib} MiB table");
+            let keys = distinct.iter().map(|s| TableKey::from(Key(s.key)));
+            let hits = false_hits(keys, mib, bits).map_err(|e| UsageError(e.to_string()))?;
+            Ok((label, hits))
+        })
+        .collect()
+}
 
+/// False hits of a table keyed by `key_of`, all 64 verification bits compared.
+fn false_hits_of<C>(
+    label: &str,
+    distinct: &[Sample<C>],
+    key_of: impl Fn(&Sample<C>) -> TableKey,
+    mib: usize,
+) -> Result<(String, FalseHits), UsageError> {
+    eprintln!("{label}: filling a {mib} MiB table");
+    let hits =
+        false_hits(distinct.iter().map(key_of), mib, 64).map_err(|e| UsageError(e.to_string()))?;
+    Ok((label.to_string(), hits))
+}
+
+fn check_tables(tables: Vec<(String, Vec<u64>)>) -> Vec<(String, Sanity)> {
     eprintln!("checking the key tables");
-    let sanity = tables
+    tables
         .into_iter()
         .map(|(label, keys)| (label, sanity(&keys)))
-        .collect();
-    Ok(Report {
-        game,
-        walk,
-        visited,
-        distinct: distinct_count,
-        seconds: 0.0,
-        peak_mib: 0.0,
-        collisions,
-        false_hits: hits,
-        sanity,
-    })
+        .collect()
 }
 
 impl Report {
     fn passed(&self) -> bool {
-        self.collisions.iter().all(CollisionRow::plausible)
+        self.series
+            .iter()
+            .filter(|series| series.judged)
+            .all(|series| series.rows.iter().all(CollisionRow::plausible))
             && self.sanity.iter().all(|(_, s)| s.passed())
     }
 
@@ -243,39 +340,38 @@ impl Report {
         let mut out = String::new();
         let _ = writeln!(out, "game: {}", self.game);
         let _ = writeln!(out, "walk: {}", self.walk);
-        let _ = writeln!(
-            out,
-            "positions: {} visited, {} distinct (exact encoding)",
-            self.visited, self.distinct
-        );
+        let _ = writeln!(out, "positions visited: {}", self.visited);
         let _ = writeln!(
             out,
             "time: {:.1} s, peak memory: {:.0} MiB",
             self.seconds, self.peak_mib
         );
-        let _ = writeln!(
-            out,
-            "\ncolliding pairs of distinct positions, key truncated to its top bits:"
-        );
-        let _ = writeln!(
-            out,
-            "{:>5} {:>14} {:>16} {:>9}  verdict",
-            "bits", "pairs", "expected", "sigma"
-        );
-        for row in &self.collisions {
+        for series in &self.series {
             let _ = writeln!(
                 out,
-                "{:>5} {:>14} {:>16.3} {:>+9.2}  {}",
-                row.bits,
-                row.pairs,
-                row.expected,
-                row.deviation(),
-                if row.plausible() {
+                "\n{}: {} distinct positions (exact encoding); colliding pairs, key cut to its top bits:",
+                series.label, series.distinct
+            );
+            let _ = writeln!(
+                out,
+                "{:>5} {:>14} {:>16} {:>9}  verdict",
+                "bits", "pairs", "expected", "sigma"
+            );
+            for row in &series.rows {
+                let verdict = if row.plausible() {
                     "ok"
                 } else {
                     "OUT OF RANGE"
-                }
-            );
+                };
+                let _ = writeln!(
+                    out,
+                    "{:>5} {:>14} {:>16.3} {:>+9.2}  {verdict}",
+                    row.bits,
+                    row.pairs,
+                    row.expected,
+                    row.deviation(),
+                );
+            }
         }
         let _ = writeln!(
             out,
@@ -317,17 +413,26 @@ impl Report {
     }
 
     fn json(&self) -> String {
-        let collisions: Vec<String> = self
-            .collisions
+        let row_json = |r: &CollisionRow| {
+            format!(
+                r#"{{"bits":{},"pairs":{},"expected":{:e},"sigma":{:.3},"plausible":{}}}"#,
+                r.bits,
+                r.pairs,
+                r.expected,
+                r.deviation(),
+                r.plausible()
+            )
+        };
+        let series: Vec<String> = self
+            .series
             .iter()
-            .map(|r| {
+            .map(|s| {
+                let rows: Vec<String> = s.rows.iter().map(row_json).collect();
                 format!(
-                    r#"{{"bits":{},"pairs":{},"expected":{:e},"sigma":{:.3},"plausible":{}}}"#,
-                    r.bits,
-                    r.pairs,
-                    r.expected,
-                    r.deviation(),
-                    r.plausible()
+                    r#"{{"key":{},"distinct":{},"collisions":[{}]}}"#,
+                    json_string(&s.label),
+                    s.distinct,
+                    rows.join(",")
                 )
             })
             .collect();
@@ -366,14 +471,13 @@ impl Report {
             })
             .collect();
         format!(
-            r#"{{"game":{},"walk":{},"visited":{},"distinct":{},"seconds":{:.2},"peak_mib":{:.0},"collisions":[{}],"false_hits":[{}],"key_tables":[{}],"passed":{}}}"#,
+            r#"{{"game":{},"walk":{},"visited":{},"seconds":{:.2},"peak_mib":{:.0},"series":[{}],"false_hits":[{}],"key_tables":[{}],"passed":{}}}"#,
             json_string(self.game),
             json_string(&self.walk),
             self.visited,
-            self.distinct,
             self.seconds,
             self.peak_mib,
-            collisions.join(","),
+            series.join(","),
             hits.join(","),
             tables.join(","),
             self.passed()

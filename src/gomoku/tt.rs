@@ -38,6 +38,8 @@ impl TableEntry for GomokuEntry {
     }
 }
 
-/// The gomoku transposition table: probe and store with `DualKey::table_key` of the
-/// canonical keys; its counters give the hit rate.
+/// The gomoku transposition table: probe and store with
+/// [`DualKey::canonical_table_key`](crate::hashing::DualKey::canonical_table_key) of the
+/// canonical keys (a minimum needs remixing before it picks buckets); its counters give the
+/// hit rate.
 pub type GomokuTable = Table<GomokuEntry>;
