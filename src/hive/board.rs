@@ -117,6 +117,11 @@ impl HiveKeys {
         self.field
     }
 
+    /// The main and check key tables.
+    pub fn dual(&self) -> &DualKeyTable {
+        &self.dual
+    }
+
     /// Number of features (the length of each key table).
     pub fn features(&self) -> usize {
         self.dual.main().len()
@@ -688,33 +693,36 @@ impl Hive {
 
     /// Whether the occupied cells form one group (the one-hive rule); true when empty.
     pub fn is_connected(&self) -> bool {
-        self.connected_without(None)
+        let occupied = CellSet::of(self.stacks.iter().map(|s| s.cell));
+        self.connected_without(&occupied, None)
     }
 
     /// Connectivity of the occupied cells, `without` one of them.
-    fn connected_without(&self, without: Option<Hex>) -> bool {
-        let cells: ArrayVec<Hex, 64> = self
+    fn connected_without(&self, occupied: &CellSet, without: Option<Hex>) -> bool {
+        let mut cells = self
             .stacks
             .iter()
             .map(|s| s.cell)
-            .filter(|&c| Some(c) != without)
-            .collect();
-        let Some(&first) = cells.first() else {
+            .filter(|&c| Some(c) != without);
+        let Some(first) = cells.next() else {
             return true;
         };
-        let mut seen: ArrayVec<Hex, 64> = ArrayVec::new();
-        seen.push(first);
+        let total = 1 + cells.count();
+        let mut seen = occupied.empty_like();
+        seen.insert(first);
+        let mut queue: ArrayVec<Hex, 64> = ArrayVec::new();
+        queue.push(first);
         let mut next = 0;
-        while next < seen.len() {
-            let at = seen[next];
+        while next < queue.len() {
+            let at = queue[next];
             next += 1;
             for n in at.neighbours() {
-                if cells.contains(&n) && !seen.contains(&n) {
-                    seen.push(n);
+                if Some(n) != without && occupied.contains(n) && seen.insert(n) {
+                    queue.push(n);
                 }
             }
         }
-        seen.len() == cells.len()
+        queue.len() == total
     }
 
     /// Physically sensible moves for the side to move, for tests, benchmarks and random
@@ -727,42 +735,71 @@ impl Hive {
         out.clear();
         let field = self.field();
         let free = |h: Hex| field.contains(h) && !field.is_obstructed(h);
-        let mut entry = Vec::new();
+        let occupied = CellSet::of(self.stacks.iter().map(|s| s.cell));
+        // Empty cells next to the hive, each with its number of occupied neighbours.
+        let mut entry: Vec<(Hex, u8)> = Vec::new();
         if self.stacks.is_empty() {
             match field {
-                Field::Open => entry.push(Hex::ORIGIN),
-                Field::Sc2020 { .. } => {
-                    entry.extend((0..SC2020_CELLS).map(sc2020_cell).filter(|&h| free(h)))
-                }
+                Field::Open => entry.push((Hex::ORIGIN, 0)),
+                Field::Sc2020 { .. } => entry.extend(
+                    (0..SC2020_CELLS)
+                        .map(sc2020_cell)
+                        .filter(|&h| free(h))
+                        .map(|h| (h, 0)),
+                ),
             }
         } else {
-            self.empty_neighbours(None, &mut entry);
-            entry.retain(|&h| free(h));
-        }
-        let mut seen_bug = [false; 8];
-        for piece in self.reserve(self.to_move) {
-            if !std::mem::replace(&mut seen_bug[piece.bug as usize], true) {
-                out.extend(entry.iter().map(|&to| Move::Play { piece, to }));
+            let mut listed = occupied.empty_like();
+            for stack in &self.stacks {
+                for n in stack.cell.neighbours() {
+                    if !occupied.contains(n) && free(n) && listed.insert(n) {
+                        let count = n
+                            .neighbours()
+                            .iter()
+                            .filter(|&&m| occupied.contains(m))
+                            .count();
+                        entry.push((n, count as u8));
+                    }
+                }
             }
         }
-        let mut targets = Vec::new();
+        let mut on_board = [[0u8; 8]; 2];
+        for piece in self.stacks.iter().flat_map(|s| &s.pieces) {
+            on_board[piece.colour as usize][piece.bug as usize] |= 1 << piece.number;
+        }
+        for bug in Bug::ALL {
+            let placed = on_board[self.to_move as usize][bug as usize];
+            if let Some(number) = (1..=self.set.count(bug)).find(|n| placed >> n & 1 == 0) {
+                let piece = Piece::new(self.to_move, bug, number);
+                out.extend(entry.iter().map(|&(to, _)| Move::Play { piece, to }));
+            }
+        }
         for stack in &self.stacks {
             let piece = *stack.pieces.last().expect("stacks are never empty");
             if piece.colour != self.to_move {
                 continue;
             }
-            let lifted = stack.pieces.len() == 1;
-            if lifted && !self.connected_without(Some(stack.cell)) {
-                continue;
+            let from = stack.cell;
+            if stack.pieces.len() == 1 {
+                if !self.connected_without(&occupied, Some(from)) {
+                    continue;
+                }
+                // Cells whose only occupied neighbour is the lifted piece are off the hive.
+                let touches = |h: Hex| u8::from(h.distance(from) == 1);
+                out.extend(
+                    entry
+                        .iter()
+                        .filter(|&&(h, count)| count > touches(h))
+                        .map(|&(to, _)| Move::Play { piece, to }),
+                );
+            } else {
+                out.extend(entry.iter().map(|&(to, _)| Move::Play { piece, to }));
             }
-            self.empty_neighbours(lifted.then_some(stack.cell), &mut targets);
-            targets.retain(|&h| free(h) && h != stack.cell);
-            out.extend(targets.iter().map(|&to| Move::Play { piece, to }));
             if piece.bug.climbs() {
                 out.extend(
                     self.stacks
                         .iter()
-                        .filter(|s| s.cell != stack.cell && s.pieces.len() < MAX_HEIGHT)
+                        .filter(|s| s.cell != from && s.pieces.len() < MAX_HEIGHT)
                         .map(|s| Move::Play { piece, to: s.cell }),
                 );
             }
@@ -771,16 +808,92 @@ impl Hive {
             out.push(Move::Pass);
         }
     }
+}
 
-    /// Empty cells next to the occupied ones (`without` one of them, which counts as empty).
-    fn empty_neighbours(&self, without: Option<Hex>, out: &mut Vec<Hex>) {
-        out.clear();
-        let occupied = |h: Hex| Some(h) != without && self.stack_index(h).is_some();
-        for stack in self.stacks.iter().filter(|s| Some(s.cell) != without) {
-            for n in stack.cell.neighbours() {
-                if !occupied(n) && !out.contains(&n) {
-                    out.push(n);
-                }
+/// A set of cells around the pieces: one bit per cell of their bounding box grown by one
+/// (so it holds their neighbours too), and a list for any cell outside it or for pieces
+/// spread too far for a bitmap.
+struct CellSet {
+    min: Hex,
+    width: i32,
+    height: i32,
+    bits: Vec<u64>,
+    others: Vec<Hex>,
+}
+
+impl CellSet {
+    /// Largest bounding box kept as a bitmap; scattered set-ups use the list.
+    const MAX_AREA: i64 = 1 << 16;
+
+    /// The set holding `cells`.
+    fn of(cells: impl Iterator<Item = Hex> + Clone) -> CellSet {
+        let (mut min, mut max) = (Hex::new(i32::MAX, i32::MAX), Hex::new(i32::MIN, i32::MIN));
+        for c in cells.clone() {
+            min = Hex::new(min.q.min(c.q), min.r.min(c.r));
+            max = Hex::new(max.q.max(c.q), max.r.max(c.r));
+        }
+        let (width, height) = if min.q > max.q {
+            (0, 0)
+        } else {
+            (
+                i64::from(max.q) - i64::from(min.q) + 3,
+                i64::from(max.r) - i64::from(min.r) + 3,
+            )
+        };
+        let bitmap = width * height <= Self::MAX_AREA;
+        let mut set = CellSet {
+            min: Hex::new(min.q.saturating_sub(1), min.r.saturating_sub(1)),
+            width: if bitmap { width as i32 } else { 0 },
+            height: if bitmap { height as i32 } else { 0 },
+            bits: Vec::new(),
+            others: Vec::new(),
+        };
+        set.bits = vec![0; (set.width * set.height) as usize / 64 + 1];
+        for c in cells {
+            set.insert(c);
+        }
+        set
+    }
+
+    /// An empty set over the same box.
+    fn empty_like(&self) -> CellSet {
+        CellSet {
+            min: self.min,
+            width: self.width,
+            height: self.height,
+            bits: vec![0; self.bits.len()],
+            others: Vec::new(),
+        }
+    }
+
+    fn bit(&self, h: Hex) -> Option<usize> {
+        let (q, r) = (
+            i64::from(h.q) - i64::from(self.min.q),
+            i64::from(h.r) - i64::from(self.min.r),
+        );
+        ((0..i64::from(self.width)).contains(&q) && (0..i64::from(self.height)).contains(&r))
+            .then(|| (r * i64::from(self.width) + q) as usize)
+    }
+
+    fn contains(&self, h: Hex) -> bool {
+        match self.bit(h) {
+            Some(i) => self.bits[i / 64] >> (i % 64) & 1 == 1,
+            None => self.others.contains(&h),
+        }
+    }
+
+    /// Adds a cell; false if it was there.
+    fn insert(&mut self, h: Hex) -> bool {
+        match self.bit(h) {
+            Some(i) => {
+                let was = self.bits[i / 64] >> (i % 64) & 1 == 1;
+                self.bits[i / 64] |= 1 << (i % 64);
+                !was
+            }
+            None if self.others.contains(&h) => false,
+            None => {
+                self.others.push(h);
+                true
             }
         }
     }
