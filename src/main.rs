@@ -13,7 +13,7 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
        rookery hash gomoku (--size N | --rect WxH) [MOVE...]  |  rookery hash hive GAMESTRING
-       rookery hashstats chess|gomoku [OPTIONS]   (without a game: its options)";
+       rookery hashstats chess|gomoku|hive [OPTIONS]   (without a game: its options)";
 
 fn main() -> ExitCode {
     rookery::logging::init();

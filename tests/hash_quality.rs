@@ -194,6 +194,13 @@ fn hashstats_reports_both_games() {
     assert_eq!(status, Some(0), "{json}");
     assert!(json.starts_with("{\"game\":\"gomoku\""), "{json}");
     assert!(json.trim_end().ends_with("\"passed\":true}"), "{json}");
+    let (status, text) = run(&["hashstats", "hive", "--games", "100", "--mib", "1"]);
+    assert_eq!(status, Some(0), "{text}");
+    assert!(text.contains("canonical table index (remixed)"), "{text}");
+    let (status, text) = run(&["hashstats", "hive", "--game", "sc2020", "--games", "50"]);
+    assert_eq!(status, Some(0), "{text}");
+    let (status, _) = run(&["hashstats", "hive", "--game", "Base+X"]);
+    assert_eq!(status, Some(2));
     let (status, _) = run(&["hashstats", "checkers"]);
     assert_eq!(status, Some(2));
 }
@@ -221,5 +228,26 @@ fn canonical_table_keys_fill_buckets_evenly() {
     assert!(raw[0] > 5 * even, "{raw:?}");
     for (bin, &count) in remixed.iter().enumerate() {
         assert!(count.abs_diff(even) < even / 5, "bin {bin}: {remixed:?}");
+    }
+}
+
+#[test]
+fn hive_codes_pin_the_translation_and_canonical_codes_do_not() {
+    use rookery::hive::walk::{PlacedCode, canonical_code};
+    use rookery::hive::{Frame, Hex, parse_game_string};
+    let hive = parse_game_string("Base;InProgress;Black[2];wS1;bG1 -wS1;wA1 wS1/").unwrap();
+    let shifted = hive
+        .transformed(Frame {
+            offset: Hex { q: 2, r: -1 },
+            ..Frame::IDENTITY
+        })
+        .unwrap();
+    assert_ne!(PlacedCode::of(&hive), PlacedCode::of(&shifted));
+    assert_ne!(hive.key(), shifted.key());
+    assert_eq!(canonical_code(&hive), canonical_code(&shifted));
+    assert_eq!(hive.canonical().0, shifted.canonical().0);
+    for frame in hive.frames() {
+        let image = hive.transformed(frame).unwrap();
+        assert_eq!(canonical_code(&image), canonical_code(&hive));
     }
 }

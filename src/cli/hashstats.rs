@@ -15,17 +15,28 @@ use crate::chess::zobrist::POLYGLOT;
 use crate::gomoku::walk::{self as gomoku_walk, GomokuCode};
 use crate::gomoku::{Geometry, GomokuKeys};
 use crate::hashing::quality::{
-    CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits, sanity,
+    CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits,
+    first_collisions, sanity,
 };
 use crate::hashing::{DualKey, Key, TableKey};
+use crate::hive::compact::CompactKey;
+use crate::hive::walk::{self as hive_walk, PlacedCode};
+use crate::hive::{
+    Hex, Hive, HiveKeys, SC2020_CELLS, WINDOW_CELLS, parse_game_string, sc2020_cell,
+};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
 
 /// Usage text.
 pub const USAGE: &str = "\
 usage: rookery hashstats chess [--epd FILE] [--depth D] [--games N] [--plies P] [OPTIONS]
        rookery hashstats gomoku [--size N] [--games N] [--plies P] [OPTIONS]
+       rookery hashstats hive [--game Base+MLP|...|sc2020] [--games N] [--plies P] [OPTIONS]
 options: --seed S (random games), --mib M (false-hit table, default 64), --json";
 
-const VALUED: &[&str] = &["epd", "depth", "games", "plies", "seed", "mib", "size"];
+const VALUED: &[&str] = &[
+    "epd", "depth", "games", "plies", "seed", "mib", "size", "game",
+];
 const DEFAULT_MIB: usize = 64;
 
 /// Runs `rookery hashstats` with the words after `hashstats`.
@@ -39,6 +50,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let report = match game {
         Some("chess") => chess(&args)?,
         Some("gomoku") => gomoku(&args)?,
+        Some("hive") => hive(&args)?,
         Some(other) => return Err(UsageError(format!("unknown game '{other}'\n{USAGE}"))),
         None => return Err(UsageError(format!("which game?\n{USAGE}"))),
     };
@@ -76,6 +88,9 @@ struct Series {
     label: String,
     distinct: usize,
     rows: Vec<CollisionRow>,
+    /// Distinct positions (in a seeded random order) before the first collision at each
+    /// width.
+    first: Vec<Option<usize>>,
     /// Whether the verdict counts: false for a key shown only for its known bias.
     judged: bool,
 }
@@ -87,9 +102,17 @@ impl Series {
             distinct.len()
         );
         let mut keys: Vec<u64> = distinct.iter().map(key).collect();
+        // A seeded shuffle: the code order groups similar positions, whose collisions are
+        // correlated, and the first-collision count wants a random order.
+        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed);
+        for i in (1..keys.len()).rev() {
+            keys.swap(i, rng.random_range(0..=i));
+        }
+        let first = first_collisions(&keys, &WIDTHS);
         Series {
             label: label.to_string(),
             distinct: distinct.len(),
+            first,
             rows: colliding_pairs(&mut keys, &WIDTHS),
             judged: true,
         }
@@ -257,6 +280,128 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
     }
 }
 
+fn hive(args: &Args) -> Result<Report, UsageError> {
+    let games: u64 = args.value("games")?.unwrap_or(20_000);
+    let plies: u32 = args.value("plies")?.unwrap_or(60);
+    let seed: u64 = args.value("seed")?.unwrap_or(1);
+    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let game: String = args
+        .value("game")?
+        .unwrap_or_else(|| "Base+MLP".to_string());
+    let start = if game.eq_ignore_ascii_case("sc2020") {
+        // Three obstructed cells, as in the real game, picked by the seed.
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut cells: Vec<Hex> = Vec::new();
+        while cells.len() < 3 {
+            let cell = sc2020_cell(rng.random_range(0..SC2020_CELLS));
+            if !cells.contains(&cell) {
+                cells.push(cell);
+            }
+        }
+        Hive::sc2020(&cells).expect("cells of the board")
+    } else {
+        parse_game_string(&format!("{game};NotStarted;White[1]"))
+            .map_err(|e| UsageError(format!("--game {game}: {e}")))?
+    };
+    let walk = format!(
+        "{games} random games of {plies} steps ({game}, sensible moves, take-backs; seed {seed})"
+    );
+    let mut placed = SampleSet::<PlacedCode>::new();
+    let mut canonical = SampleSet::<CompactKey>::new();
+    let mut done = 0u64;
+    hive_walk::walk_random_games(&start, games, plies, seed, |hive| {
+        let key = hive.key();
+        let code = PlacedCode::of(hive).expect("connected positions fit the compact key");
+        placed.push(code, key.main.0, key.check.0);
+        let (key, _) = hive.canonical();
+        let code = hive_walk::canonical_code(hive).expect("connected positions fit");
+        canonical.push(code, key.main.0, key.check.0);
+        done += 1;
+        if done.is_multiple_of(1 << 20) {
+            eprintln!("{done} nodes visited");
+        }
+    });
+    let visited = placed.visited();
+    eprintln!("random games: {visited} nodes visited");
+    let placed = distinct_positions(placed)?;
+    let mut series = vec![Series::new("main key", &placed, |s| s.key)];
+    let mut false_hits = main_key_false_hits(&placed, mib)?;
+    false_hits.push(false_hits_of(
+        "main key, check key verifies (64 bits)",
+        &placed,
+        |s| dual_key(s).table_key(),
+        mib,
+    )?);
+    drop(placed);
+    let canonical = distinct_positions(canonical)?;
+    series.push(
+        Series::new(
+            "canonical key (least over the frames; biased, not a table index)",
+            &canonical,
+            |s| s.key,
+        )
+        .unjudged(),
+    );
+    series.push(Series::new(
+        "canonical table index (remixed)",
+        &canonical,
+        |s| dual_key(s).canonical_table_key().index,
+    ));
+    false_hits.push(false_hits_of(
+        "canonical table key (check key verifies)",
+        &canonical,
+        |s| dual_key(s).canonical_table_key(),
+        mib,
+    )?);
+    drop(canonical);
+    Ok(Report {
+        game: "hive",
+        walk,
+        visited,
+        seconds: 0.0,
+        peak_mib: 0.0,
+        series,
+        false_hits,
+        sanity: check_tables(hive_tables(&start)),
+    })
+}
+
+/// The Hive key tables to check: all of them for zero and equal keys and bit balance, and
+/// for XOR dependence the features a position near the first piece uses (every kind on
+/// the 7 x 7 cells around the origin, on the open plane), since the whole open table is
+/// too large for the dependence search.
+fn hive_tables(start: &Hive) -> Vec<(String, Vec<u64>)> {
+    let field = start.field();
+    let keys = HiveKeys::for_field(field);
+    let main: Vec<u64> = keys.dual().main().keys().iter().map(|k| k.0).collect();
+    let check: Vec<u64> = keys.dual().check().keys().iter().map(|k| k.0).collect();
+    let mut tables = vec![(format!("main ({} keys)", main.len()), main.clone())];
+    if !field.is_bounded() {
+        let cells = WINDOW_CELLS;
+        let kinds = (main.len() - 1) / cells;
+        let mut near = Vec::new();
+        for kind in 0..kinds {
+            for r in -3..=3 {
+                for q in -3..=3 {
+                    let cell = field.key_cell(Hex { q, r }).expect("open cells fold");
+                    near.push(main[kind * cells + cell]);
+                }
+            }
+        }
+        near.push(main[kinds * cells]);
+        tables.push((
+            format!(
+                "main, the {} features of the 7x7 cells at the origin",
+                near.len()
+            ),
+            near,
+        ));
+    }
+    let both: Vec<u64> = main.into_iter().chain(check).collect();
+    tables.push(("main and check together".to_string(), both));
+    tables
+}
+
 /// A sample's keys as a dual key.
 fn dual_key<C>(sample: &Sample<C>) -> DualKey {
     DualKey {
@@ -354,10 +499,11 @@ impl Report {
             );
             let _ = writeln!(
                 out,
-                "{:>5} {:>14} {:>16} {:>9}  verdict",
-                "bits", "pairs", "expected", "sigma"
+                "{:>5} {:>14} {:>16} {:>9} {:>13}  verdict",
+                "bits", "pairs", "expected", "sigma", "first after"
             );
-            for row in &series.rows {
+            for (row, first) in series.rows.iter().zip(&series.first) {
+                let first = first.map_or("none".to_string(), |n| n.to_string());
                 let verdict = if row.plausible() {
                     "ok"
                 } else {
@@ -365,7 +511,7 @@ impl Report {
                 };
                 let _ = writeln!(
                     out,
-                    "{:>5} {:>14} {:>16.3} {:>+9.2}  {verdict}",
+                    "{:>5} {:>14} {:>16.3} {:>+9.2} {first:>13}  {verdict}",
                     row.bits,
                     row.pairs,
                     row.expected,
@@ -427,7 +573,16 @@ impl Report {
             .series
             .iter()
             .map(|s| {
-                let rows: Vec<String> = s.rows.iter().map(row_json).collect();
+                let rows: Vec<String> = s
+                    .rows
+                    .iter()
+                    .zip(&s.first)
+                    .map(|(r, first)| {
+                        let row = row_json(r);
+                        let first = first.map_or("null".to_string(), |n| n.to_string());
+                        format!("{},\"first_after\":{first}}}", &row[..row.len() - 1])
+                    })
+                    .collect();
                 format!(
                     r#"{{"key":{},"distinct":{},"collisions":[{}]}}"#,
                     json_string(&s.label),

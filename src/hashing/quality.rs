@@ -162,6 +162,26 @@ pub fn colliding_pairs(keys: &mut [u64], widths: &[u32]) -> Vec<CollisionRow> {
         .collect()
 }
 
+/// For each width, how many keys of `keys` (taken in the given order) came before the
+/// first one whose truncated key repeats an earlier one's: the "collisions appear after
+/// about n positions" figure, measured. `None` where no collision occurred.
+///
+/// ```
+/// use rookery::hashing::quality::first_collisions;
+/// let keys = [0x0001_0000_0000_0000, 0x0002_0000_0000_0000, 0x0001_FFFF_0000_0000];
+/// assert_eq!(first_collisions(&keys, &[16, 64]), vec![Some(2), None]);
+/// ```
+pub fn first_collisions(keys: &[u64], widths: &[u32]) -> Vec<Option<usize>> {
+    widths
+        .iter()
+        .map(|&bits| {
+            let mut seen = std::collections::HashSet::new();
+            keys.iter()
+                .position(|&k| !seen.insert(k.checked_shr(64 - bits).unwrap_or(0)))
+        })
+        .collect()
+}
+
 /// `P(X <= k)` and `P(X >= k)` for `X` Poisson with mean `mean`.
 fn poisson_tails(mean: f64, k: u64) -> (f64, f64) {
     if mean > 1000.0 {

@@ -22,6 +22,7 @@ mod field;
 mod hex;
 mod piece;
 mod uhp;
+pub mod walk;
 
 pub use board::{Hive, HiveKeys, Layout, MAX_HEIGHT, Move, MoveError};
 pub use compact::{CompactError, CompactKey};
