@@ -629,7 +629,8 @@ impl Hive {
     /// [`Hive::transformed`], has these keys, and moves map with [`Move::into_frame`] and
     /// back with [`Move::out_of_frame`]. On the bounded board the keys of every symmetry are
     /// kept move by move; on the open plane they are computed here (translation makes the
-    /// frame depend on the whole position).
+    /// frame depend on the whole position). A minimum is biased towards small values: give
+    /// a table [`DualKey::canonical_table_key`], not `table_key`.
     pub fn canonical(&self) -> (DualKey, Frame) {
         match (&self.symmetric, &self.keys.symmetric) {
             (Some((main, check)), Some(tables)) => {

@@ -12,7 +12,8 @@
 //! Canonical keys: the least main key over the twelve symmetries of the grid, with
 //! translation taken out on the open plane (computed when asked), and over those symmetries
 //! of the bounded board that keep its obstructed cells in place (kept move by move with
-//! [`crate::hashing::SymmetricKeyTable`]).
+//! [`crate::hashing::SymmetricKeyTable`]). Tables take them through
+//! [`crate::hashing::DualKey::canonical_table_key`], which spreads the minimum's top bits.
 //!
 //! [`compact`] holds the exact compact key; [`parse_game_string`] reads UHP.
 

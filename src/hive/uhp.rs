@@ -346,11 +346,11 @@ pub fn turn_string(moves: usize) -> String {
 ///
 /// ```
 /// use rookery::hive::{Bug, Colour, Hex, Piece, parse_game_string};
-/// let hive = parse_game_string("Base+M;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1;bM bG1/")
+/// let hive = parse_game_string("Base+M;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1;bM /bG1")
 ///     .unwrap();
 /// assert_eq!(hive.stack(Hex::new(0, -1)), &[Piece::new(Colour::White, Bug::Queen, 1)]);
 /// assert_eq!(hive.to_move(), Colour::White);
-/// assert!(parse_game_string("Base;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1;bM bG1/").is_err());
+/// assert!(parse_game_string("Base;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1;bM /bG1").is_err());
 /// ```
 pub fn parse_game_string(text: &str) -> Result<Hive, UhpError> {
     let fields: Vec<&str> = text.trim().split(';').collect();
