@@ -251,3 +251,68 @@ fn hive_codes_pin_the_translation_and_canonical_codes_do_not() {
         assert_eq!(canonical_code(&image), canonical_code(&hive));
     }
 }
+
+/// Runs `rookery hashstats` with `--json` and returns the 64-bit pair count of the main key
+/// and the distinct positions it was counted over.
+fn main_key_64_bit_pairs(args: &[&str]) -> (u64, u64) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .arg("hashstats")
+        .args(args)
+        .arg("--json")
+        .output()
+        .unwrap();
+    let json = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{json}");
+    let number_after = |text: &str, field: &str| -> u64 {
+        let at = text
+            .find(field)
+            .unwrap_or_else(|| panic!("{field} in {text}"))
+            + field.len();
+        text[at..]
+            .chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse()
+            .unwrap()
+    };
+    let distinct = number_after(&json, "\"distinct\":");
+    let row = &json[json.find("{\"bits\":64,").expect("a 64-bit row")..];
+    (number_after(row, "\"pairs\":"), distinct)
+}
+
+/// The 64-bit collision count over at least 10 million distinct positions per game
+/// (about 2 minutes for gomoku, 5 for Hive, on one core; run with `--ignored`).
+#[test]
+#[ignore]
+fn no_64_bit_collisions_among_ten_million_gomoku_positions() {
+    let (pairs, distinct) = main_key_64_bit_pairs(&["gomoku", "--games", "150000", "--mib", "1"]);
+    assert!(distinct >= 10_000_000, "{distinct}");
+    assert_eq!(pairs, 0);
+}
+
+#[test]
+#[ignore]
+fn no_64_bit_collisions_among_ten_million_hive_positions() {
+    let (pairs, distinct) = main_key_64_bit_pairs(&["hive", "--games", "205000", "--mib", "1"]);
+    assert!(distinct >= 10_000_000, "{distinct}");
+    assert_eq!(pairs, 0);
+}
+
+#[test]
+#[ignore]
+fn no_64_bit_collisions_among_ten_million_chess_positions() {
+    let (pairs, distinct) = main_key_64_bit_pairs(&[
+        "chess",
+        "--epd",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/perft/standard.epd"),
+        "--depth",
+        "4",
+        "--games",
+        "60000",
+        "--games-from-start",
+        "--mib",
+        "1",
+    ]);
+    assert!(distinct >= 10_000_000, "{distinct}");
+    assert_eq!(pairs, 0);
+}

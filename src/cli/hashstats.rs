@@ -29,7 +29,8 @@ use rand::{RngExt, SeedableRng};
 
 /// Usage text.
 pub const USAGE: &str = "\
-usage: rookery hashstats chess [--epd FILE] [--depth D] [--games N] [--plies P] [OPTIONS]
+usage: rookery hashstats chess [--epd FILE] [--depth D] [--games N] [--plies P]
+                              [--games-from-start] [OPTIONS]
        rookery hashstats gomoku [--size N] [--games N] [--plies P] [OPTIONS]
        rookery hashstats hive [--game Base+MLP|...|sc2020] [--games N] [--plies P] [OPTIONS]
 options: --seed S (random games), --mib M (false-hit table, default 64), --json";
@@ -41,7 +42,7 @@ const DEFAULT_MIB: usize = 64;
 
 /// Runs `rookery hashstats` with the words after `hashstats`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
-    let args = Args::parse(words, VALUED, &["json"])?;
+    let args = Args::parse(words, VALUED, &["json", "games-from-start"])?;
     let game = args.positional.first().map(String::as_str);
     if let Some(word) = args.positional.get(1) {
         return Err(UsageError(format!("unexpected '{word}'\n{USAGE}")));
@@ -153,9 +154,17 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
             samples.visited()
         );
     }
-    for (i, root) in roots.iter().enumerate() {
-        // Games are dealt evenly over the roots, each root with its own seed.
-        let share = games / roots.len() as u64 + u64::from((i as u64) < games % roots.len() as u64);
+    // Games from the start position, or dealt evenly over the roots (endgame roots give
+    // short random walks that revisit the same few positions).
+    let from_start = args.switch("games-from-start");
+    let game_roots = if from_start {
+        vec![Position::startpos()]
+    } else {
+        roots.clone()
+    };
+    for (i, root) in game_roots.iter().enumerate() {
+        let n = game_roots.len() as u64;
+        let share = games / n + u64::from((i as u64) < games % n);
         chess_walk::walk_random_games(
             root,
             share,
@@ -167,8 +176,13 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
     let visited = samples.visited();
     eprintln!("random games: {visited} nodes visited");
     let walk = format!(
-        "perft trees to depth {depth} from {source} ({} roots), {games} random games of up to {plies} plies (seed {seed})",
-        roots.len()
+        "perft trees to depth {depth} from {source} ({} roots), {games} random games of up to {plies} plies from {} (seed {seed})",
+        roots.len(),
+        if from_start {
+            "the start position"
+        } else {
+            "those roots"
+        }
     );
     let distinct = distinct_positions(samples)?;
     let series = vec![Series::new("Polyglot key", &distinct, |s| s.key)];

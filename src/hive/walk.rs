@@ -6,12 +6,13 @@ use rand::{RngExt, SeedableRng};
 
 use super::board::{Hive, Move};
 use super::compact::{self, CompactKey};
+use super::field::WINDOW;
 use super::hex::Hex;
 
-/// A Hive position encoded exactly where it stands: the compact key (exact up to
-/// translation on the open plane) and the first occupied cell in reading order (which
-/// pins the translation down). The main key depends on where the pieces stand, so this is
-/// the identity it is a function of.
+/// A Hive position encoded exactly where it stands, as far as the main key can see: the
+/// compact key (exact up to translation on the open plane) and the first occupied cell in
+/// reading order, folded onto the 32 x 32 torus the keys use. The main key depends on
+/// where the pieces stand modulo that torus, so this is the identity it is a function of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PlacedCode {
     compact: CompactKey,
@@ -25,7 +26,7 @@ impl PlacedCode {
         let anchor = hive.stacks().map(|(h, _)| h).min().unwrap_or(Hex::ORIGIN);
         Some(PlacedCode {
             compact: compact::encode(hive).ok()?,
-            anchor: (anchor.q, anchor.r),
+            anchor: (anchor.q.rem_euclid(WINDOW), anchor.r.rem_euclid(WINDOW)),
         })
     }
 }
