@@ -244,47 +244,7 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
             });
             let visited = exact.visited();
             eprintln!("random games: {visited} nodes visited");
-            let exact = distinct_positions(exact)?;
-            let mut series = vec![Series::new("main key", &exact, |s| s.key)];
-            let mut false_hits = main_key_false_hits(&exact, mib)?;
-            false_hits.push(false_hits_of(
-                "main key, check key verifies (64 bits)",
-                &exact,
-                |s| dual_key(s).table_key(),
-                mib,
-            )?);
-            drop(exact);
-            let canonical = distinct_positions(canonical)?;
-            // Shown for its bias, the reason the table index is remixed.
-            series.push(
-                Series::new(
-                    "canonical key (least over the symmetries; biased, not a table index)",
-                    &canonical,
-                    |s| s.key,
-                )
-                .unjudged(),
-            );
-            series.push(Series::new(
-                "canonical table index (remixed)",
-                &canonical,
-                |s| dual_key(s).canonical_table_key().index,
-            ));
-            false_hits.push(false_hits_of(
-                "canonical table key (check key verifies)",
-                &canonical,
-                |s| dual_key(s).canonical_table_key(),
-                mib,
-            )?);
-            Ok(Report {
-                game: "gomoku",
-                walk,
-                visited,
-                seconds: 0.0,
-                peak_mib: 0.0,
-                series,
-                false_hits,
-                sanity: check_tables(tables),
-            })
+            symmetric_game_report("gomoku", walk, visited, exact, canonical, mib, tables)
         }};
     }
     match geometry.cells() {
@@ -337,20 +297,42 @@ fn hive(args: &Args) -> Result<Report, UsageError> {
     });
     let visited = placed.visited();
     eprintln!("random games: {visited} nodes visited");
-    let placed = distinct_positions(placed)?;
-    let mut series = vec![Series::new("main key", &placed, |s| s.key)];
-    let mut false_hits = main_key_false_hits(&placed, mib)?;
+    let tables = hive_tables(&start);
+    symmetric_game_report("hive", walk, visited, placed, canonical, mib, tables)
+}
+
+/// The report of a game with a check key and a canonical key: the main key over positions
+/// distinct as they stand (`exact`), the canonical key, raw and as a table index, over
+/// positions distinct up to symmetry (`canonical`), false hits of both table keys, and
+/// the key tables.
+fn symmetric_game_report<P, C>(
+    game: &'static str,
+    walk: String,
+    visited: u64,
+    exact: SampleSet<P>,
+    canonical: SampleSet<C>,
+    mib: usize,
+    tables: Vec<(String, Vec<u64>)>,
+) -> Result<Report, UsageError>
+where
+    P: Ord + Copy + std::fmt::Debug,
+    C: Ord + Copy + std::fmt::Debug,
+{
+    let exact = distinct_positions(exact)?;
+    let mut series = vec![Series::new("main key", &exact, |s| s.key)];
+    let mut false_hits = main_key_false_hits(&exact, mib)?;
     false_hits.push(false_hits_of(
         "main key, check key verifies (64 bits)",
-        &placed,
+        &exact,
         |s| dual_key(s).table_key(),
         mib,
     )?);
-    drop(placed);
+    drop(exact);
     let canonical = distinct_positions(canonical)?;
+    // Shown for its bias, the reason the table index is remixed.
     series.push(
         Series::new(
-            "canonical key (least over the frames; biased, not a table index)",
+            "canonical key (least over the symmetries; biased, not a table index)",
             &canonical,
             |s| s.key,
         )
@@ -367,16 +349,15 @@ fn hive(args: &Args) -> Result<Report, UsageError> {
         |s| dual_key(s).canonical_table_key(),
         mib,
     )?);
-    drop(canonical);
     Ok(Report {
-        game: "hive",
+        game,
         walk,
         visited,
         seconds: 0.0,
         peak_mib: 0.0,
         series,
         false_hits,
-        sanity: check_tables(hive_tables(&start)),
+        sanity: check_tables(tables),
     })
 }
 

@@ -17,23 +17,8 @@ pub struct GomokuCode<const W: usize> {
 impl<const W: usize> GomokuCode<W> {
     /// The exact encoding of `board`, or `None` if the board has more than `32 * W` cells.
     pub fn of(board: &Gomoku) -> Option<GomokuCode<W>> {
-        let geometry = board.geometry();
-        if geometry.cells() > 32 * W {
-            return None;
-        }
-        let mut cells = [0u64; W];
-        for cell in 0..geometry.cells() {
-            let bits = match board.stone(cell) {
-                None => 0,
-                Some(Stone::Black) => 1,
-                Some(Stone::White) => 2,
-            };
-            cells[cell / 32] |= bits << (2 * (cell % 32));
-        }
-        Some(GomokuCode {
-            cells,
-            white_to_move: board.to_move() == Stone::White,
-        })
+        // Transform 0 is the identity.
+        GomokuCode::of_transformed(board, 0)
     }
 
     /// The exact encoding of `board` seen through transform `g` (`board.transformed(g)`,
