@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Piece, Position as _, Square};
-use tracing::{debug, instrument};
+use tracing::{debug, error, instrument};
 
 use super::eval::evaluate;
 use super::movepick::{Heuristics, MAX_PLY, MovePicker, is_tactical};
@@ -286,20 +286,30 @@ pub fn search(
 
     let mut main = make_worker(0);
     let depth = std::thread::scope(|scope| {
-        for id in 1..threads {
-            let mut helper = make_worker(id);
-            let spawned = std::thread::Builder::new()
-                .name(format!("helper {id}"))
-                .stack_size(HELPER_STACK)
-                .spawn_scoped(scope, move || helper.iterate(1, &Silent));
-            // Without a helper the search is only slower, never wrong.
-            if let Err(e) = spawned {
-                debug!("helper thread {id} not started: {e}");
-            }
-        }
+        let helpers: Vec<_> = (1..threads)
+            .filter_map(|id| {
+                let mut helper = make_worker(id);
+                let spawned = std::thread::Builder::new()
+                    .name(format!("helper {id}"))
+                    .stack_size(HELPER_STACK)
+                    .spawn_scoped(scope, move || helper.iterate(1, &Silent));
+                // Without a helper the search is only slower, never wrong.
+                spawned
+                    .map_err(|e| debug!("helper thread {id} not started: {e}"))
+                    .ok()
+            })
+            .collect();
         let depth = main.iterate(multi_pv, reporter);
         // Helpers stop when the main thread is done.
         signals.stop.store(true, Relaxed);
+        // Joined one by one: the scope's own join returns before a helper's thread-locals
+        // are freed, so a helper could still be exiting after `search` returned. A helper
+        // that panicked costs only its share of the search; the main thread's move stands.
+        for helper in helpers {
+            if helper.join().is_err() {
+                error!("a helper thread panicked; its search is lost");
+            }
+        }
         depth
     });
 
