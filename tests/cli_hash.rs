@@ -134,6 +134,28 @@ fn a_turned_hive_game_has_the_same_canonical_and_compact_keys() {
 }
 
 #[test]
+fn a_turn_string_that_disagrees_with_the_moves_is_a_warning() {
+    // The example: three moves played, so the turn is Black[2], not White[3].
+    let given = rookery(&[
+        "hash",
+        "hive",
+        "Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1",
+    ]);
+    assert_eq!(given.status.code(), Some(0));
+    let warning = String::from_utf8(given.stderr).unwrap();
+    assert!(warning.starts_with("rookery: warning: "), "{warning}");
+    assert!(warning.contains("Black[2]"), "{warning}");
+    let right = rookery(&[
+        "hash",
+        "hive",
+        "Base+MLP;InProgress;Black[2];wS1;bG1 -wS1;wQ \\wS1",
+    ]);
+    assert_eq!(right.status.code(), Some(0));
+    assert!(right.stderr.is_empty());
+    assert_eq!(given.stdout, right.stdout);
+}
+
+#[test]
 fn bad_input_exits_2_with_a_message() {
     for args in [
         &["hash"][..],
@@ -151,7 +173,6 @@ fn bad_input_exits_2_with_a_message() {
         &["hash", "gomoku", "--size", "15", "--colour", "black"],
         &["hash", "hive"],
         &["hash", "hive", "Base;InProgress;White[2];wS1;bS1 wQ-"],
-        &["hash", "hive", "Base;InProgress;Black[2];wS1;bS1 wS1-"],
         &["hash", "hive", "Base+X;NotStarted;White[1]"],
         &["hash", "hive", "Base;NotStarted;White[1];wM"],
         &["hash", "hive", "not a game string"],

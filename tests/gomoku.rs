@@ -178,3 +178,73 @@ fn table_entry_round_trips_and_counts_hits() {
     assert_eq!((stats.probes, stats.hits, stats.stores), (2, 1, 1));
     assert!((stats.hit_rate() - 0.5).abs() < 1e-9);
 }
+
+#[test]
+fn keys_of_a_known_game_never_drift() {
+    // Pinned through the game itself, so a change of seed, check-key offset or feature
+    // layout fails here (`rookery hash gomoku --size 15 7,7 8,8` prints the same).
+    let game = parse_moves(Geometry::new(15, 15).unwrap(), ["7,7", "8,8"]).unwrap();
+    assert_eq!(game.key().main.bits(), 0xe78e_4271_9020_898a);
+    assert_eq!(game.key().check.bits(), 0x85ec_bfcf_77d8_291a);
+    let (canonical, g) = game.canonical();
+    assert_eq!((canonical.main.bits(), g), (0x0ec3_af1c_8a16_8673, 2));
+}
+
+#[test]
+fn take_back_restores_the_key_even_after_the_turn_was_set() {
+    let geometry = Geometry::new(15, 15).unwrap();
+    let mut game = Gomoku::new(geometry);
+    game.place(10).unwrap(); // black
+    game.set_to_move(Stone::Black); // black to move again
+    game.place(11).unwrap(); // black
+    assert!(game.take_back());
+    assert_eq!(game.stone(11), None);
+    assert_eq!(game.to_move(), Stone::Black);
+    assert_eq!(game.key(), game.key_from_scratch());
+    assert!(game.take_back());
+    assert_eq!(game.key(), Gomoku::new(geometry).key());
+    assert_eq!(game.canonical(), Gomoku::new(geometry).canonical());
+}
+
+/// The table's use of the canonical frame, end to end: a best move stored from one
+/// position is read back, from any symmetric image of it, as the image of that move.
+#[test]
+fn a_best_move_stored_from_one_image_is_found_from_every_other() {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let geometry = Geometry::new(15, 15).unwrap();
+    let table = GomokuTable::new(1).unwrap();
+    for _ in 0..50 {
+        let game = random_game(geometry, 9, &mut rng);
+        let best = loop {
+            let cell = rng.random_range(0..geometry.cells());
+            if game.stone(cell).is_none() {
+                break cell;
+            }
+        };
+        let (key, g) = game.canonical();
+        let entry = GomokuEntry {
+            score: 7,
+            depth: 3,
+            best: Some(game.transform_cell(g, best) as u16),
+            bound: Bound::Lower,
+        };
+        table.store(key.canonical_table_key(), entry);
+        for t in 0..game.symmetries() {
+            let image = game.transformed(t);
+            let (image_key, image_g) = image.canonical();
+            let found = table
+                .probe(image_key.canonical_table_key())
+                .expect("the image finds the entry");
+            let mapped = image.untransform_cell(image_g, usize::from(found.best.unwrap()));
+            // The image of the stored move, or a cell equivalent to it when the position
+            // is itself symmetric: playing either gives the same position up to symmetry.
+            let expected = game.transform_cell(t, best);
+            let after = |cell| {
+                let mut next = image.clone();
+                next.place(cell).unwrap();
+                next.canonical().0
+            };
+            assert_eq!(after(mapped), after(expected), "transform {t}");
+        }
+    }
+}

@@ -622,8 +622,9 @@ fn uhp_refuses_malformed_and_impossible_input() {
         ("Base;InProgress;Black[2];wS1", |e| {
             matches!(e, UhpError::TurnMismatch { .. })
         }),
+        // A trailing `;` is an empty MoveString.
         ("Base;InProgress;White[2];wS1;bS1 wS1-;", |e| {
-            matches!(e, UhpError::TurnMismatch { .. })
+            matches!(e, UhpError::InMove { .. })
         }),
     ];
     for (text, expected) in cases {
@@ -716,4 +717,22 @@ fn uhp_refuses_malformed_and_impossible_input() {
         .unwrap_err()
         .to_string();
     assert_eq!(message, "move 2 'bS1 wQ-': wQ is not on the board");
+}
+
+#[test]
+fn many_obstacle_sets_do_not_pile_up_tables() {
+    // More obstacle sets than the cache keeps: every game still gets consistent keys.
+    let mut first_keys = Vec::new();
+    for i in 0..40 {
+        let cells = [sc2020_cell(i), sc2020_cell(i + 40), sc2020_cell(90 - i)];
+        let hive = Hive::sc2020(&cells).unwrap();
+        assert_eq!(hive.key(), hive.key_from_scratch());
+        first_keys.push(hive.key());
+    }
+    let again = Hive::sc2020(&[sc2020_cell(0), sc2020_cell(40), sc2020_cell(90)]).unwrap();
+    assert_eq!(
+        again.key(),
+        first_keys[0],
+        "rebuilt tables give the same keys"
+    );
 }

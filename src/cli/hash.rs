@@ -12,7 +12,7 @@ use super::Outcome;
 use super::args::{Args, UsageError};
 use crate::gomoku::{Geometry, parse_moves};
 use crate::hashing::{DualKey, Key};
-use crate::hive::{compact, parse_game_string};
+use crate::hive::{compact, parse_game_string_lenient};
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -69,7 +69,12 @@ fn hive(words: &[String]) -> Result<Outcome, UsageError> {
     }
     // An unquoted GameString arrives split at the spaces inside its MoveStrings.
     let text = args.positional.join(" ");
-    let hive = parse_game_string(&text).map_err(|e| UsageError(e.to_string()))?;
+    // A TurnString that disagrees with the moves is reported, not fatal: the moves decide.
+    let (hive, warning) =
+        parse_game_string_lenient(&text).map_err(|e| UsageError(e.to_string()))?;
+    if let Some(warning) = warning {
+        eprintln!("rookery: warning: {warning}");
+    }
     let (canonical, frame) = hive.canonical();
     let compact = compact::encode(&hive).map_err(|e| UsageError(e.to_string()))?;
     print_keys(hive.key(), canonical.main, frame.transform.index());

@@ -247,10 +247,12 @@ impl Gomoku {
         let Some(cell) = self.moves.pop() else {
             return false;
         };
-        self.to_move = self.to_move.other();
-        self.toggle(self.side_feature());
-        self.toggle(2 * cell + self.to_move as usize);
+        // The stone says whose it was (`set_to_move` may have changed the turn since).
+        let stone = self.cells[cell].expect("a placed stone stays until taken back");
+        self.toggle(2 * cell + stone as usize);
         self.cells[cell] = None;
+        // Its owner is to move again.
+        self.set_to_move(stone);
         true
     }
 

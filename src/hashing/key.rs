@@ -91,8 +91,9 @@ impl KeyTable {
         }
     }
 
-    /// `len` random keys from ChaCha8 seeded with `seed`: the same on every platform and
-    /// every version of `rand` (the generator is named, not `StdRng`). No key is zero.
+    /// `len` random keys from ChaCha8 seeded with `seed`: the same on every platform (the
+    /// generator is named, not `StdRng`, whose algorithm may change). A test pins the first
+    /// keys, so a dependency update that changed them would fail it. No key is zero.
     ///
     /// ```
     /// use rookery::hashing::KeyTable;

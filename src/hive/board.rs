@@ -40,6 +40,9 @@ fn kind(colour: Colour, bug: Bug, height: usize) -> usize {
     }
 }
 
+/// Fields whose tables [`HiveKeys::for_field`] keeps at most before forgetting the bounded ones.
+const MAX_CACHED_FIELDS: usize = 16;
+
 /// Key tables for one field, shared by every position on it.
 ///
 /// Features: `kind * cells + cell` for a piece, then one for "black to move", then (bounded
@@ -65,6 +68,12 @@ impl HiveKeys {
         static CACHE: OnceLock<Mutex<HashMap<Field, Arc<HiveKeys>>>> = OnceLock::new();
         let cache = CACHE.get_or_init(Default::default);
         let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+        // Each set of obstructed cells is a field of its own: a long run of Software
+        // Challenge games would otherwise keep every set's tables. Games hold their tables
+        // through their own `Arc`, so forgetting them here only costs a rebuild.
+        if !cache.contains_key(&field) && cache.len() >= MAX_CACHED_FIELDS {
+            cache.retain(|cached, _| !cached.is_bounded());
+        }
         Arc::clone(
             cache
                 .entry(field)

@@ -32,4 +32,7 @@ pub use field::{
 };
 pub use hex::{Direction, Frame, Hex, Transform};
 pub use piece::{Bug, Colour, Expansions, Piece, PieceSet};
-pub use uhp::{UhpError, move_string, parse_game_string, parse_move, parse_piece, turn_string};
+pub use uhp::{
+    UhpError, move_string, parse_game_string, parse_game_string_lenient, parse_move, parse_piece,
+    turn_string,
+};

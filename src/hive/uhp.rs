@@ -353,6 +353,26 @@ pub fn turn_string(moves: usize) -> String {
 /// assert!(parse_game_string("Base;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1;bM /bG1").is_err());
 /// ```
 pub fn parse_game_string(text: &str) -> Result<Hive, UhpError> {
+    match parse_game_string_lenient(text)? {
+        (_, Some(mismatch)) => Err(mismatch),
+        (hive, None) => Ok(hive),
+    }
+}
+
+/// Reads a GameString like [`parse_game_string`], except that a TurnString that disagrees
+/// with the number of moves is returned as a warning beside the position (which the moves
+/// decide) instead of refusing the whole string. Tools that only need the position, such
+/// as `rookery hash`, read hand-written strings this way.
+///
+/// ```
+/// use rookery::hive::{Colour, UhpError, parse_game_string_lenient};
+/// // Three moves played: the turn is Black[2], not White[3].
+/// let (hive, warning) =
+///     parse_game_string_lenient("Base+MLP;InProgress;White[3];wS1;bG1 -wS1;wQ \\wS1").unwrap();
+/// assert_eq!(hive.to_move(), Colour::Black);
+/// assert!(matches!(warning, Some(UhpError::TurnMismatch { .. })));
+/// ```
+pub fn parse_game_string_lenient(text: &str) -> Result<(Hive, Option<UhpError>), UhpError> {
     let fields: Vec<&str> = text.trim().split(';').collect();
     let [game_type, state, turn, moves @ ..] = &fields[..] else {
         return Err(UhpError::Fields(text.to_string()));
@@ -379,12 +399,10 @@ pub fn parse_game_string(text: &str) -> Result<Hive, UhpError> {
         return Err(UhpError::Turn(turn.to_string()));
     }
     let expected = turn_string(moves.len());
-    if *turn != expected {
-        return Err(UhpError::TurnMismatch {
-            given: turn.to_string(),
-            expected,
-        });
-    }
+    let mismatch = (*turn != expected).then(|| UhpError::TurnMismatch {
+        given: turn.to_string(),
+        expected,
+    });
     let mut hive = Hive::uhp(expansions);
     for (i, &text) in moves.iter().enumerate() {
         let in_move = |error| UhpError::InMove {
@@ -398,5 +416,5 @@ pub fn parse_game_string(text: &str) -> Result<Hive, UhpError> {
             return Err(in_move(UhpError::SplitsHive(text.to_string())));
         }
     }
-    Ok(hive)
+    Ok((hive, mismatch))
 }
