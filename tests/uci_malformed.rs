@@ -262,6 +262,9 @@ fn setoption_values_out_of_range_or_not_numbers() {
         "setoption name Ponder value maybe",
         "setoption name UCI_Chess960 value 1",
         "setoption name value 3",
+        "setoption name Hash value11118",
+        "setoption nameHash value 8",
+        "setoption name Hash valu 8",
         "setoption name Nonexistent value 3",
     ] {
         assert_reported(&mut e, line);

@@ -9,7 +9,7 @@ use shakmaty::Position as _;
 use super::search::{SearchOptions, Signals, Silent, search};
 use super::timeman::{Limits, TimeManager};
 use super::tt::ChessTable;
-use super::uci::{Engine, parse_go, parse_position};
+use super::uci::{Engine, parse_go, parse_position, parse_setoption};
 use crate::chess::Position;
 use crate::chess::perft::perft;
 use crate::chess::zobrist::reference_key;
@@ -123,24 +123,23 @@ fn tame(line: &str) -> Option<String> {
             });
         }
         Some("setoption") => {
-            let joined = lower.join(" ");
-            if joined.contains("debug log file") {
-                return None;
-            }
-            let cap = if joined.contains("name hash") {
-                64
-            } else if joined.contains("name threads") {
-                4
-            } else {
+            // Read as the engine reads it, so no spelling slips a large value past the cap.
+            let Some((name, value)) = parse_setoption(&words[1..].join(" ")) else {
                 return Some(line.to_string());
             };
-            if let Some(at) = lower.iter().position(|w| w == "value")
-                && let Some(value) = words.get(at + 1).and_then(|v| v.parse::<u64>().ok())
-            {
-                let mut words: Vec<String> = words.iter().map(|w| w.to_string()).collect();
-                words[at + 1] = value.min(cap).to_string();
-                return Some(words.join(" "));
+            let name = name.to_ascii_lowercase();
+            if name == "debug log file" {
+                return None;
             }
+            let cap = match name.as_str() {
+                "hash" => 64,
+                "threads" => 4,
+                _ => return Some(line.to_string()),
+            };
+            return Some(match value.parse::<u64>() {
+                Ok(v) => format!("setoption name {name} value {}", v.min(cap)),
+                Err(_) => line.to_string(),
+            });
         }
         _ => {}
     }

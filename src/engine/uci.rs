@@ -233,14 +233,11 @@ impl Engine {
     }
 
     fn setoption(&mut self, rest: &str) {
-        let Some(spec) = rest.strip_prefix("name") else {
+        let Some((name, value)) = parse_setoption(rest) else {
             send("info string setoption needs: setoption name <name> [value <value>]");
             return;
         };
-        let (name, value) = match spec.find(" value") {
-            Some(i) => (spec[..i].trim(), spec[i + " value".len()..].trim()),
-            None => (spec.trim(), ""),
-        };
+        let (name, value) = (name.as_str(), value.as_str());
         if self.refuse_while_searching(&format!("setoption {name}")) {
             return;
         }
@@ -511,6 +508,19 @@ fn check(name: &str, value: &str) -> Option<bool> {
             None
         }
     }
+}
+
+/// The name and value of `setoption name <name> [value <value>]`, read word by word as
+/// Stockfish does: `name` and `value` count only as whole words, so `value11118` is part of
+/// a name, not a value. Names and values may contain spaces.
+pub fn parse_setoption(rest: &str) -> Option<(String, String)> {
+    let mut words = rest.split_whitespace();
+    if words.next() != Some("name") {
+        return None;
+    }
+    let name: Vec<&str> = words.by_ref().take_while(|&w| w != "value").collect();
+    let value: Vec<&str> = words.collect();
+    (!name.is_empty()).then(|| (name.join(" "), value.join(" ")))
 }
 
 /// The `position` command's arguments as a position, or why they are not one.
