@@ -128,12 +128,33 @@ impl Series {
     }
 }
 
+/// The options every walk takes, with the game's defaults for the first two.
+struct WalkOptions {
+    games: u64,
+    plies: u32,
+    seed: u64,
+    mib: usize,
+}
+
+impl WalkOptions {
+    fn read(args: &Args, games: u64, plies: u32) -> Result<WalkOptions, UsageError> {
+        Ok(WalkOptions {
+            games: args.value("games")?.unwrap_or(games),
+            plies: args.value("plies")?.unwrap_or(plies),
+            seed: args.value("seed")?.unwrap_or(1),
+            mib: args.value("mib")?.unwrap_or(DEFAULT_MIB),
+        })
+    }
+}
+
 fn chess(args: &Args) -> Result<Report, UsageError> {
     let depth: u32 = args.value("depth")?.unwrap_or(4);
-    let games: u64 = args.value("games")?.unwrap_or(1000);
-    let plies: u32 = args.value("plies")?.unwrap_or(200);
-    let seed: u64 = args.value("seed")?.unwrap_or(1);
-    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let WalkOptions {
+        games,
+        plies,
+        seed,
+        mib,
+    } = WalkOptions::read(args, 1000, 200)?;
     let (roots, source) = match args.value::<PathBuf>("epd")? {
         Some(path) => {
             let roots = read_suite(&path)?
@@ -203,10 +224,12 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
 
 fn gomoku(args: &Args) -> Result<Report, UsageError> {
     let size: usize = args.value("size")?.unwrap_or(15);
-    let games: u64 = args.value("games")?.unwrap_or(20_000);
-    let plies: u32 = args.value("plies")?.unwrap_or(80);
-    let seed: u64 = args.value("seed")?.unwrap_or(1);
-    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let WalkOptions {
+        games,
+        plies,
+        seed,
+        mib,
+    } = WalkOptions::read(args, 20_000, 80)?;
     let geometry = Geometry::new(size, size)
         .ok_or_else(|| UsageError(format!("--size {size}: boards are 5 to 32 cells wide")))?;
     let walk = format!(
@@ -255,10 +278,12 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
 }
 
 fn hive(args: &Args) -> Result<Report, UsageError> {
-    let games: u64 = args.value("games")?.unwrap_or(20_000);
-    let plies: u32 = args.value("plies")?.unwrap_or(60);
-    let seed: u64 = args.value("seed")?.unwrap_or(1);
-    let mib = args.value("mib")?.unwrap_or(DEFAULT_MIB);
+    let WalkOptions {
+        games,
+        plies,
+        seed,
+        mib,
+    } = WalkOptions::read(args, 20_000, 60)?;
     let game: String = args
         .value("game")?
         .unwrap_or_else(|| "Base+MLP".to_string());
