@@ -9,7 +9,7 @@ use shakmaty::Position as _;
 use super::search::{SearchOptions, Signals, Silent, search};
 use super::timeman::{Limits, TimeManager};
 use super::tt::ChessTable;
-use super::uci::{Engine, parse_go, parse_position, parse_setoption};
+use super::uci::{Engine, parse_go, parse_position, parse_setoption, silence_output};
 use crate::chess::Position;
 use crate::chess::perft::perft;
 use crate::chess::zobrist::reference_key;
@@ -95,8 +95,9 @@ fn check_position(mut pos: Position) {
 /// then `stop`. Commands whose cost is the point of the command, not a defect, are
 /// scaled down so one input stays cheap: `bench` runs at depth 1, `go perft` at depth 2
 /// at most, `Hash` at most 64 MiB and `Threads` at most 4; the `Debug Log File` option
-/// is skipped because it writes files. Stdout is the engine's; run with it closed.
+/// is skipped because it writes files. The engine's output is silenced.
 pub fn session(data: &[u8]) {
+    silence_output();
     let text = String::from_utf8_lossy(data);
     let mut engine = Engine::with_hash(1).expect("a 1 MiB table fits");
     for line in text.split(['\n', '\r']) {

@@ -7,6 +7,7 @@
 
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::sync::atomic::Ordering::Relaxed;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -34,9 +35,21 @@ const MAX_THREADS: usize = 256;
 const MAX_MULTI_PV: usize = 256;
 const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
+/// Set by [`silence_output`]: protocol lines and bench progress are dropped.
+static SILENT: AtomicBool = AtomicBool::new(false);
+
+/// Drops every protocol line and all bench progress from now on, for the fuzz harness and
+/// its corpus test, which drive thousands of sessions and check behaviour, not output.
+pub fn silence_output() {
+    SILENT.store(true, Relaxed);
+}
+
 /// Writes one protocol line to stdout and flushes it.
 pub fn send(line: &str) {
     debug!(target: "uci", ">> {line}");
+    if SILENT.load(Relaxed) {
+        return;
+    }
     let mut out = io::stdout().lock();
     // A closed stdout (the GUI went away) is not ours to panic over.
     let _ = writeln!(out, "{line}");
@@ -465,6 +478,9 @@ impl Engine {
             },
         };
         let result = bench::run(depth, |i, fen, nodes| {
+            if SILENT.load(Relaxed) {
+                return;
+            }
             eprintln!(
                 "position {i:2}/{}: {nodes:>10} nodes  {fen}",
                 bench::POSITIONS.len()
