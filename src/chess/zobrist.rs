@@ -145,7 +145,8 @@ impl ChessKeys {
         self.piece[piece.role as usize][piece.color as usize][square as usize]
     }
 
-    /// The XOR of the keys of the castling rights in a 4-bit mask (see [`castling_bit`]).
+    /// The XOR of the keys of the castling rights in a 4-bit mask (one bit per colour and
+    /// side, numbered as `castling_bit` numbers them).
     #[inline]
     pub fn castling(&self, mask: u8) -> Key {
         self.castling[usize::from(mask & 15)]

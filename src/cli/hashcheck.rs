@@ -1,11 +1,9 @@
 //! `rookery hashcheck`: incremental key == shakmaty reference == from-scratch key, everywhere.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::{Args, UsageError};
-use super::{Outcome, case_position, nps, read_suite};
-use crate::chess::Position;
+use super::{Outcome, epd_roots, nps};
 use crate::chess::hashcheck::HashCheck;
 
 /// Usage text.
@@ -26,13 +24,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let games: u32 = args.value("games")?.unwrap_or(DEFAULT_GAMES);
     let seed: u64 = args.value("seed")?.unwrap_or(1);
     let plies = args.value("plies")?.unwrap_or(DEFAULT_PLIES);
-    let roots: Vec<Position> = match args.value::<PathBuf>("epd")? {
-        Some(path) => read_suite(&path)?
-            .iter()
-            .map(|case| case_position(case, false))
-            .collect::<Result<_, _>>()?,
-        None => vec![Position::startpos()],
-    };
+    let (roots, _) = epd_roots(&args)?;
 
     let start = Instant::now();
     let mut check = HashCheck::default();

@@ -4,11 +4,10 @@
 //! itself is checked. Progress on stderr, the summary on stdout (`--json` for machines).
 
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::{Args, UsageError};
-use super::{Outcome, case_position, read_suite};
+use super::{Outcome, epd_roots};
 use crate::chess::Position;
 use crate::chess::walk::{self as chess_walk, ChessCode};
 use crate::chess::zobrist::POLYGLOT;
@@ -155,16 +154,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
         seed,
         mib,
     } = WalkOptions::read(args, 1000, 200)?;
-    let (roots, source) = match args.value::<PathBuf>("epd")? {
-        Some(path) => {
-            let roots = read_suite(&path)?
-                .iter()
-                .map(|case| case_position(case, false))
-                .collect::<Result<Vec<_>, _>>()?;
-            (roots, path.display().to_string())
-        }
-        None => (vec![Position::startpos()], "the start position".to_string()),
-    };
+    let (roots, source) = epd_roots(args)?;
     let mut samples = SampleSet::<ChessCode>::new();
     for (i, root) in roots.iter().enumerate() {
         chess_walk::walk_perft(&mut root.clone(), depth, &mut samples);

@@ -40,6 +40,21 @@ pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
     epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))
 }
 
+/// The positions of the suite named by `--epd`, or the start position without it, and a
+/// name for them.
+pub(crate) fn epd_roots(args: &args::Args) -> Result<(Vec<Position>, String), UsageError> {
+    match args.value::<std::path::PathBuf>("epd")? {
+        Some(path) => {
+            let roots = read_suite(&path)?
+                .iter()
+                .map(|case| case_position(case, false))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok((roots, path.display().to_string()))
+        }
+        None => Ok((vec![Position::startpos()], "the start position".to_string())),
+    }
+}
+
 /// Parses a suite position, naming the line on failure.
 pub(crate) fn case_position(case: &PerftCase, chess960: bool) -> Result<Position, UsageError> {
     Position::from_fen(&case.fen, chess960)

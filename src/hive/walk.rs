@@ -6,17 +6,16 @@ use rand::{RngExt, SeedableRng};
 
 use super::board::{Hive, Move};
 use super::compact::{self, CompactKey};
-use super::field::WINDOW;
 use super::hex::Hex;
 
 /// A Hive position encoded exactly where it stands, as far as the main key can see: the
-/// compact key (exact up to translation on the open plane) and the first occupied cell in
-/// reading order, folded onto the 32 x 32 torus the keys use. The main key depends on
-/// where the pieces stand modulo that torus, so this is the identity it is a function of.
+/// compact key (exact up to translation on the open plane) and the key cell of the first
+/// occupied cell in reading order ([`Field::key_cell`](super::Field::key_cell): the open plane folded onto the
+/// torus the keys use). The main key is a function of exactly this.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PlacedCode {
     compact: CompactKey,
-    anchor: (i32, i32),
+    anchor: usize,
 }
 
 impl PlacedCode {
@@ -26,7 +25,7 @@ impl PlacedCode {
         let anchor = hive.stacks().map(|(h, _)| h).min().unwrap_or(Hex::ORIGIN);
         Some(PlacedCode {
             compact: compact::encode(hive).ok()?,
-            anchor: (anchor.q.rem_euclid(WINDOW), anchor.r.rem_euclid(WINDOW)),
+            anchor: hive.field().key_cell(anchor)?,
         })
     }
 }
