@@ -22,13 +22,17 @@ pub struct Mismatch {
     pub reference: Key,
     /// Our key computed from scratch.
     pub scratch: Key,
+    /// The key `Position::keys_after` gave for this move before it was played (tree walks
+    /// only; it must equal the incremental key).
+    pub predicted: Option<Key>,
 }
 
 /// How the checked node was reached from the one below it on the stack.
 #[derive(Clone, Copy)]
 enum Step {
     Root,
-    Move(Move),
+    /// A move, with the key `Position::keys_after` predicted for it, if any.
+    Move(Move, Option<Key>),
     Null,
 }
 
@@ -50,7 +54,14 @@ impl HashCheck {
         let incremental = pos.key();
         let reference = reference_key(pos.chess());
         let scratch = key_from_scratch(pos.chess());
-        if incremental == reference && incremental == scratch {
+        let predicted = match step {
+            Step::Move(_, predicted) => predicted,
+            Step::Root | Step::Null => None,
+        };
+        if incremental == reference
+            && incremental == scratch
+            && predicted.is_none_or(|key| key == incremental)
+        {
             return;
         }
         self.mismatches += 1;
@@ -60,7 +71,7 @@ impl HashCheck {
         // Step back to describe the parent; only on the (rare) failure path.
         let (parent_fen, mv) = match step {
             Step::Root => (pos.fen(), "-".to_string()),
-            Step::Move(mv) => {
+            Step::Move(mv, _) => {
                 pos.pop();
                 let described = (pos.fen(), pos.uci(mv));
                 pos.push(mv);
@@ -79,6 +90,7 @@ impl HashCheck {
             incremental,
             reference,
             scratch,
+            predicted,
         });
     }
 
@@ -94,9 +106,11 @@ impl HashCheck {
             return;
         }
         self.check_null(pos);
-        for mv in pos.legal_moves() {
+        let moves = pos.legal_moves();
+        let predicted = pos.keys_after(&moves);
+        for (&mv, &key) in moves.iter().zip(&predicted) {
             pos.push(mv);
-            self.check(pos, Step::Move(mv));
+            self.check(pos, Step::Move(mv, Some(key)));
             self.walk_children(pos, depth - 1);
             pos.pop();
         }
@@ -124,7 +138,7 @@ impl HashCheck {
                 self.check_null(&mut pos);
                 let mv = moves[rng.random_range(0..moves.len())];
                 pos.push(mv);
-                self.check(&mut pos, Step::Move(mv));
+                self.check(&mut pos, Step::Move(mv, None));
             }
         }
     }

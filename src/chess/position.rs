@@ -11,11 +11,11 @@ use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
     Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList,
-    Position as _, PositionError, Role, Square,
+    Position as _, PositionError, Rank, Role, Square,
 };
 
 use super::zobrist::{
-    CHESS_KEYS, ChessKeys, can_capture_en_passant, castling_bit, castling_mask, hashed_ep_square,
+    CHESS_KEYS, ChessKeys, MoverKeys, castling_bit, castling_mask, hashed_ep_square,
     key_from_scratch,
 };
 use crate::hashing::Key;
@@ -75,6 +75,8 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 const STACK_RESERVE: usize = 512;
+const FILE_A: u64 = 0x0101_0101_0101_0101;
+const FILE_H: u64 = FILE_A << 7;
 
 impl Position {
     /// Wraps a shakmaty position; its key is computed from scratch once, here.
@@ -172,84 +174,51 @@ impl Position {
     /// The key the position will have after the legal move `mv`, without playing it.
     #[inline]
     pub fn key_after(&self, mv: Move) -> Key {
-        self.child(mv).key
+        self.child_keys().key_after(&mv)
     }
 
     /// The keys after each of `moves` (all legal here), as hashed perft wants them to
     /// prefetch table buckets.
     #[inline]
     pub fn keys_after(&self, moves: &[Move]) -> ArrayVec<Key, 256> {
-        moves.iter().map(|&mv| self.child(mv).key).collect()
+        let children = self.child_keys();
+        moves.iter().map(|mv| children.key_after(mv)).collect()
     }
 
-    /// Derives the child's key, en-passant key and castling rights from the move.
+    /// What the keys of all this node's children share, gathered once so that each child's
+    /// key then costs a few table loads (see [`ChildKeys::key_after`]).
     #[inline]
-    fn child(&self, mv: Move) -> Child {
+    pub fn child_keys(&self) -> ChildKeys<'_> {
         let keys = self.keys;
         let state = self.top();
         let pos = &state.chess;
         let us = pos.turn();
-        let them = us.other();
-        // The turn always flips, and a hashed en-passant file never survives a move.
-        let mut key = state.key ^ state.ep_key ^ keys.white_to_move();
-        let mut ep_key = Key::EMPTY;
-        let mut castling = state.castling;
-
-        match mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                key ^= keys.piece(role.of(us), from);
-                key ^= keys.piece(promotion.unwrap_or(role).of(us), to);
-                if let Some(victim) = capture {
-                    key ^= keys.piece(victim.of(them), to);
-                } else if role == Role::Pawn && u32::from(from).abs_diff(u32::from(to)) == 16 {
-                    let ep = Square::new((u32::from(from) + u32::from(to)) / 2);
-                    if can_capture_en_passant(pos.board().by_piece(them.pawn()), ep, them) {
-                        ep_key = keys.en_passant(ep.file());
-                    }
-                }
-                // Rights go when the king moves or a castling rook moves or is taken.
-                let touched = Bitboard::from(from) | Bitboard::from(to);
-                if role == Role::King || (pos.castles().castling_rights() & touched).any() {
-                    castling = rights_after(pos, role, from, to, castling);
-                }
-            }
-            Move::EnPassant { from, to } => {
-                key ^= keys.piece(us.pawn(), from);
-                key ^= keys.piece(us.pawn(), to);
-                key ^= keys.piece(them.pawn(), Square::from_coords(to.file(), from.rank()));
-            }
-            Move::Castle { king, rook } => {
-                // King and rook squares may coincide in Chess960; XOR toggles handle that.
-                let side = CastlingSide::from_queen_side(rook < king);
-                key ^= keys.piece(us.king(), king);
-                key ^= keys.piece(us.rook(), rook);
-                key ^= keys.piece(us.king(), side.king_to(us));
-                key ^= keys.piece(us.rook(), side.rook_to(us));
-                castling &= !color_rights(us);
-            }
-            Move::Put { .. } => unreachable!("drops are not chess moves"),
+        // A double push lands beside an enemy pawn: the one case that hashes an ep file.
+        let board = pos.board();
+        let double_push_rank = Bitboard::from_rank(us.fold_wb(Rank::Fourth, Rank::Fifth));
+        let beside = (board.by_piece(us.other().pawn()) & double_push_rank).0;
+        let ep_landings = Bitboard(((beside << 1) & !FILE_A) | ((beside >> 1) & !FILE_H));
+        // Rights go when our king moves or a castling rook moves or is taken.
+        let mut rights_squares = pos.castles().castling_rights();
+        if state.castling & color_rights(us) != 0 {
+            rights_squares |= board.kings() & board.by_color(us);
         }
-
-        if castling != state.castling {
-            key ^= keys.castling(castling ^ state.castling);
-        }
-        Child {
-            key: key ^ ep_key,
-            ep_key,
-            castling,
+        ChildKeys {
+            pos,
+            base: state.key ^ state.ep_key ^ keys.white_to_move(),
+            castling: state.castling,
+            pieces: keys.mover_keys(us),
+            keys,
+            ep_landings,
+            rights_squares,
+            us,
         }
     }
 
     /// Plays the legal move `mv`. Playing an illegal move leaves the position undefined.
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        let child = self.child(mv);
+        let child = self.child_keys().child(&mv);
         // Clone the top state straight into its new slot and play the move there: building
         // it aside and moving it in costs two extra copies of the board.
         let below = self.states.len() - 1;
@@ -337,6 +306,110 @@ impl Position {
     /// The current position as FEN.
     pub fn fen(&self) -> String {
         Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
+    }
+}
+
+/// What the keys of one node's children share (see [`Position::child_keys`]).
+pub struct ChildKeys<'a> {
+    pos: &'a Chess,
+    /// The parent's key with the turn flipped and its en-passant file removed: a hashed
+    /// en-passant file never survives a move.
+    base: Key,
+    /// The parent's castling rights as a 4-bit mask.
+    castling: u8,
+    pieces: &'static MoverKeys,
+    keys: &'static ChessKeys,
+    /// Squares where a double push of ours would stand beside an enemy pawn.
+    ep_landings: Bitboard,
+    /// Squares whose pieces hold castling rights: castling rooks, and our king if it has any.
+    rights_squares: Bitboard,
+    us: Color,
+}
+
+impl ChildKeys<'_> {
+    /// The key after the legal move `mv`.
+    #[inline(always)]
+    pub fn key_after(&self, mv: &Move) -> Key {
+        self.child(mv).key
+    }
+
+    /// The child's key, en-passant key and castling rights after the legal move `mv`.
+    // Always inlined: as a call it passes the move and the context through memory, which
+    // costs as much as the update itself.
+    #[inline(always)]
+    fn child(&self, mv: &Move) -> Child {
+        let &Move::Normal {
+            role,
+            from,
+            capture,
+            to,
+            promotion,
+        } = mv
+        else {
+            return self.special_child(*mv);
+        };
+        let pieces = self.pieces;
+        // Indices are masked to the table sizes so no bounds check is needed; roles are
+        // 1..=6 and a missing capture is 0, which reads the table's empty row.
+        let (from_sq, to_sq) = (from as usize & 63, to as usize & 63);
+        let placed = promotion.unwrap_or(role);
+        let captured = capture.map_or(0, |victim| victim as usize);
+        let mut child = Child {
+            key: self.base
+                ^ pieces[role as usize & 7][from_sq]
+                ^ pieces[placed as usize & 7][to_sq]
+                ^ pieces[8 + (captured & 7)][to_sq],
+            ep_key: Key::EMPTY,
+            castling: self.castling,
+        };
+        // A double push beside an enemy pawn hashes the en-passant file (the capture need
+        // not be legal, as in Polyglot).
+        if role == Role::Pawn && from_sq ^ to_sq == 16 && self.ep_landings.contains(to) {
+            child.ep_key = self.keys.en_passant(to.file());
+            child.key ^= child.ep_key;
+        }
+        if (self.rights_squares & (Bitboard::from(from) | Bitboard::from(to))).any() {
+            child.castling = rights_after(self.pos, role, from, to, self.castling);
+            child.key ^= self.keys.castling(child.castling ^ self.castling);
+        }
+        child
+    }
+
+    /// The child after an en-passant capture or castling (about one move in fifty).
+    #[inline(never)]
+    fn special_child(&self, mv: Move) -> Child {
+        let ours = self.pieces;
+        let (pawn, king, rook) = (
+            Role::Pawn as usize,
+            Role::King as usize,
+            Role::Rook as usize,
+        );
+        let mut castling = self.castling;
+        let mut key = self.base;
+        match mv {
+            Move::EnPassant { from, to } => {
+                key ^= ours[pawn][from as usize] ^ ours[pawn][to as usize];
+                key ^= ours[8 + pawn][Square::from_coords(to.file(), from.rank()) as usize];
+            }
+            Move::Castle {
+                king: king_from,
+                rook: rook_from,
+            } => {
+                // King and rook squares may coincide in Chess960; XOR toggles handle that.
+                let side = CastlingSide::from_queen_side(rook_from < king_from);
+                key ^= ours[king][king_from as usize] ^ ours[rook][rook_from as usize];
+                key ^= ours[king][side.king_to(self.us) as usize];
+                key ^= ours[rook][side.rook_to(self.us) as usize];
+                castling &= !color_rights(self.us);
+                key ^= self.keys.castling(castling ^ self.castling);
+            }
+            Move::Normal { .. } | Move::Put { .. } => unreachable!("not a special chess move"),
+        }
+        Child {
+            key,
+            ep_key: Key::EMPTY,
+            castling,
+        }
     }
 }
 

@@ -102,12 +102,17 @@ pub static POLYGLOT: LazyLock<KeyTable> = LazyLock::new(|| {
     })
 });
 
+/// One colour's piece keys, `[role][square]`. Rows 0 (no role, so a missing capture reads
+/// it) and 7 hold empty keys: eight rows let a role index masked with `& 7` skip the bounds
+/// check.
+pub type MoverKeys = [[Key; 64]; 16];
+
 /// The Polyglot keys laid out for the incremental update: fixed-size arrays indexed by
 /// shakmaty's enums, so lookups need neither index arithmetic nor bounds checks. Every value
 /// is copied from [`POLYGLOT`], the feature-indexed core table.
 pub struct ChessKeys {
-    /// `[role][color][square]`; role 0 is unused (shakmaty's roles start at 1).
-    piece: [[[Key; 64]; 2]; 7],
+    /// `[mover][row][square]`: rows 0-7 the mover's roles, rows 8-15 the opponent's.
+    piece: [MoverKeys; 2],
     /// The XOR of the castling keys of every 4-bit rights mask.
     castling: [Key; 16],
     en_passant: [Key; 8],
@@ -117,15 +122,16 @@ pub struct ChessKeys {
 impl ChessKeys {
     fn from_table(table: &KeyTable) -> ChessKeys {
         let mut keys = ChessKeys {
-            piece: [[[Key::EMPTY; 64]; 2]; 7],
+            piece: [[[Key::EMPTY; 64]; 16]; 2],
             castling: [Key::EMPTY; 16],
             en_passant: [Key::EMPTY; 8],
             white_to_move: table.key(WHITE_TO_MOVE),
         };
         for index in 0..CASTLING_BASE {
             if let Some(Feature::Piece(piece, square)) = Feature::from_index(index) {
-                keys.piece[piece.role as usize][piece.color as usize][square as usize] =
-                    table.key(index);
+                let (color, role) = (piece.color as usize, piece.role as usize);
+                keys.piece[color][role][square as usize] = table.key(index);
+                keys.piece[color ^ 1][8 + role][square as usize] = table.key(index);
             }
         }
         for (mask, key) in keys.castling.iter_mut().enumerate() {
@@ -142,7 +148,14 @@ impl ChessKeys {
     /// The key of a piece on a square.
     #[inline]
     pub fn piece(&self, piece: Piece, square: Square) -> Key {
-        self.piece[piece.role as usize][piece.color as usize][square as usize]
+        self.piece[piece.color as usize][piece.role as usize][square as usize]
+    }
+
+    /// The piece keys seen from the side to move `mover`: row `role` for its pieces, row
+    /// `8 + role` for the opponent's.
+    #[inline]
+    pub fn mover_keys(&self, mover: Color) -> &MoverKeys {
+        &self.piece[mover as usize]
     }
 
     /// The XOR of the keys of the castling rights in a 4-bit mask (one bit per colour and

@@ -51,8 +51,14 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     );
     if let Some(m) = &check.first {
         println!(
-            "first mismatch: after {} from {}: incremental {} reference {} scratch {}",
-            m.mv, m.parent_fen, m.incremental, m.reference, m.scratch
+            "first mismatch: after {} from {}: incremental {} reference {} scratch {}{}",
+            m.mv,
+            m.parent_fen,
+            m.incremental,
+            m.reference,
+            m.scratch,
+            m.predicted
+                .map_or(String::new(), |key| format!(" predicted {key}"))
         );
     }
     println!(
