@@ -117,7 +117,7 @@ fn bench_sample(c: &mut Criterion, name: &str, mut samples: Vec<Sample>) {
         b.iter(|| {
             let mut acc = 0;
             for (pos, moves, _) in &samples {
-                for key in pos.keys_after(black_box(moves)) {
+                for key in &pos.keys_after(black_box(moves)) {
                     acc ^= key.bits();
                 }
             }

@@ -3,6 +3,7 @@
 
 pub mod epd;
 pub mod hashcheck;
+pub mod key_update;
 pub mod perft;
 pub mod position;
 pub mod walk;

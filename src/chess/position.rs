@@ -10,14 +10,11 @@ use arrayvec::ArrayVec;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    Bitboard, CastlingMode, CastlingSide, Chess, Color, EnPassantMode, Move, MoveList,
-    Position as _, PositionError, Rank, Role, Square,
+    CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _, PositionError,
 };
 
-use super::zobrist::{
-    CHESS_KEYS, ChessKeys, MoverKeys, castling_bit, castling_mask, hashed_ep_square,
-    key_from_scratch,
-};
+use super::key_update::ChildKeys;
+use super::zobrist::{CHESS_KEYS, ChessKeys, castling_mask, hashed_ep_square, key_from_scratch};
 use crate::hashing::Key;
 
 /// One position on the stack.
@@ -32,13 +29,6 @@ struct State {
     /// How many positions below this one on the stack may repeat it (reset by captures,
     /// pawn moves and null moves).
     reversible: usize,
-}
-
-/// What a move changes in the key-relevant state, computed before the move is played.
-struct Child {
-    key: Key,
-    ep_key: Key,
-    castling: u8,
 }
 
 /// A chess position with its incremental Polyglot key and the history of earlier keys.
@@ -75,8 +65,6 @@ impl fmt::Display for MoveError {
 impl std::error::Error for MoveError {}
 
 const STACK_RESERVE: usize = 512;
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
 
 impl Position {
     /// Wraps a shakmaty position; its key is computed from scratch once, here.
@@ -189,30 +177,14 @@ impl Position {
     /// key then costs a few table loads (see [`ChildKeys::key_after`]).
     #[inline]
     pub fn child_keys(&self) -> ChildKeys<'_> {
-        let keys = self.keys;
         let state = self.top();
-        let pos = &state.chess;
-        let us = pos.turn();
-        // A double push lands beside an enemy pawn: the one case that hashes an ep file.
-        let board = pos.board();
-        let double_push_rank = Bitboard::from_rank(us.fold_wb(Rank::Fourth, Rank::Fifth));
-        let beside = (board.by_piece(us.other().pawn()) & double_push_rank).0;
-        let ep_landings = Bitboard(((beside << 1) & !FILE_A) | ((beside >> 1) & !FILE_H));
-        // Rights go when our king moves or a castling rook moves or is taken.
-        let mut rights_squares = pos.castles().castling_rights();
-        if state.castling & color_rights(us) != 0 {
-            rights_squares |= board.kings() & board.by_color(us);
-        }
-        ChildKeys {
-            pos,
-            base: state.key ^ state.ep_key ^ keys.white_to_move(),
-            castling: state.castling,
-            pieces: keys.mover_keys(us),
-            keys,
-            ep_landings,
-            rights_squares,
-            us,
-        }
+        ChildKeys::new(
+            &state.chess,
+            state.key,
+            state.ep_key,
+            state.castling,
+            self.keys,
+        )
     }
 
     /// Plays the legal move `mv`. Playing an illegal move leaves the position undefined.
@@ -309,110 +281,6 @@ impl Position {
     }
 }
 
-/// What the keys of one node's children share (see [`Position::child_keys`]).
-pub struct ChildKeys<'a> {
-    pos: &'a Chess,
-    /// The parent's key with the turn flipped and its en-passant file removed: a hashed
-    /// en-passant file never survives a move.
-    base: Key,
-    /// The parent's castling rights as a 4-bit mask.
-    castling: u8,
-    pieces: &'static MoverKeys,
-    keys: &'static ChessKeys,
-    /// Squares where a double push of ours would stand beside an enemy pawn.
-    ep_landings: Bitboard,
-    /// Squares whose pieces hold castling rights: castling rooks, and our king if it has any.
-    rights_squares: Bitboard,
-    us: Color,
-}
-
-impl ChildKeys<'_> {
-    /// The key after the legal move `mv`.
-    #[inline(always)]
-    pub fn key_after(&self, mv: &Move) -> Key {
-        self.child(mv).key
-    }
-
-    /// The child's key, en-passant key and castling rights after the legal move `mv`.
-    // Always inlined: as a call it passes the move and the context through memory, which
-    // costs as much as the update itself.
-    #[inline(always)]
-    fn child(&self, mv: &Move) -> Child {
-        let &Move::Normal {
-            role,
-            from,
-            capture,
-            to,
-            promotion,
-        } = mv
-        else {
-            return self.special_child(*mv);
-        };
-        let pieces = self.pieces;
-        // Indices are masked to the table sizes so no bounds check is needed; roles are
-        // 1..=6 and a missing capture is 0, which reads the table's empty row.
-        let (from_sq, to_sq) = (from as usize & 63, to as usize & 63);
-        let placed = promotion.unwrap_or(role);
-        let captured = capture.map_or(0, |victim| victim as usize);
-        let mut child = Child {
-            key: self.base
-                ^ pieces[role as usize & 7][from_sq]
-                ^ pieces[placed as usize & 7][to_sq]
-                ^ pieces[8 + (captured & 7)][to_sq],
-            ep_key: Key::EMPTY,
-            castling: self.castling,
-        };
-        // A double push beside an enemy pawn hashes the en-passant file (the capture need
-        // not be legal, as in Polyglot).
-        if role == Role::Pawn && from_sq ^ to_sq == 16 && self.ep_landings.contains(to) {
-            child.ep_key = self.keys.en_passant(to.file());
-            child.key ^= child.ep_key;
-        }
-        if (self.rights_squares & (Bitboard::from(from) | Bitboard::from(to))).any() {
-            child.castling = rights_after(self.pos, role, from, to, self.castling);
-            child.key ^= self.keys.castling(child.castling ^ self.castling);
-        }
-        child
-    }
-
-    /// The child after an en-passant capture or castling (about one move in fifty).
-    #[inline(never)]
-    fn special_child(&self, mv: Move) -> Child {
-        let ours = self.pieces;
-        let (pawn, king, rook) = (
-            Role::Pawn as usize,
-            Role::King as usize,
-            Role::Rook as usize,
-        );
-        let mut castling = self.castling;
-        let mut key = self.base;
-        match mv {
-            Move::EnPassant { from, to } => {
-                key ^= ours[pawn][from as usize] ^ ours[pawn][to as usize];
-                key ^= ours[8 + pawn][Square::from_coords(to.file(), from.rank()) as usize];
-            }
-            Move::Castle {
-                king: king_from,
-                rook: rook_from,
-            } => {
-                // King and rook squares may coincide in Chess960; XOR toggles handle that.
-                let side = CastlingSide::from_queen_side(rook_from < king_from);
-                key ^= ours[king][king_from as usize] ^ ours[rook][rook_from as usize];
-                key ^= ours[king][side.king_to(self.us) as usize];
-                key ^= ours[rook][side.rook_to(self.us) as usize];
-                castling &= !color_rights(self.us);
-                key ^= self.keys.castling(castling ^ self.castling);
-            }
-            Move::Normal { .. } | Move::Put { .. } => unreachable!("not a special chess move"),
-        }
-        Child {
-            key,
-            ep_key: Key::EMPTY,
-            castling,
-        }
-    }
-}
-
 /// Sets up a FEN's position, accepting two flaws that move generation copes with: checks
 /// no legal game could produce (published perft suites contain such positions), and an
 /// en-passant square no double push explains (dropped, as GUIs sometimes send one).
@@ -421,37 +289,6 @@ fn lenient_position(fen: Fen, mode: CastlingMode) -> Result<Chess, String> {
         .or_else(PositionError::ignore_impossible_check)
         .or_else(PositionError::ignore_invalid_ep_square)
         .map_err(|e| e.to_string())
-}
-
-/// Castling rights after a normal move by `role` from `from` to `to` (kept off the hot path:
-/// only moves that touch the king or a castling rook get here).
-#[cold]
-fn rights_after(pos: &Chess, role: Role, from: Square, to: Square, mut rights: u8) -> u8 {
-    if role == Role::King {
-        rights &= !color_rights(pos.turn());
-    }
-    rights & !castling_rook_bit(pos, from) & !castling_rook_bit(pos, to)
-}
-
-/// The rights bit of the castling rook on `square`, or 0 if no right depends on it.
-#[inline]
-fn castling_rook_bit(pos: &Chess, square: Square) -> u8 {
-    let castles = pos.castles();
-    if !castles.castling_rights().contains(square) {
-        return 0;
-    }
-    let color = Color::from_white(square.rank() == shakmaty::Rank::First);
-    CastlingSide::ALL
-        .into_iter()
-        .find(|&side| castles.rook(color, side) == Some(square))
-        .map_or(0, |side| 1 << castling_bit(color, side))
-}
-
-/// Both castling rights of one colour, as mask bits.
-#[inline]
-fn color_rights(color: Color) -> u8 {
-    (1 << castling_bit(color, CastlingSide::KingSide))
-        | (1 << castling_bit(color, CastlingSide::QueenSide))
 }
 
 impl fmt::Debug for Position {

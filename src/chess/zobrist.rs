@@ -102,14 +102,15 @@ pub static POLYGLOT: LazyLock<KeyTable> = LazyLock::new(|| {
     })
 });
 
-/// One colour's piece keys, `[role][square]`. Rows 0 (no role, so a missing capture reads
-/// it) and 7 hold empty keys: eight rows let a role index masked with `& 7` skip the bounds
-/// check.
+/// The piece keys seen from one side to move, `[row][square]`: row `role` (1-6) for its own
+/// pieces, row `8 + role` for the opponent's. Rows 0, 7, 8 and 15 are empty keys, so a missing
+/// capture can read row 8 instead of branching, and a role masked with `& 7` needs no bounds
+/// check. One base address for both colours keeps the update's working set in few registers.
 pub type MoverKeys = [[Key; 64]; 16];
 
 /// The Polyglot keys laid out for the incremental update: fixed-size arrays indexed by
-/// shakmaty's enums, so lookups need neither index arithmetic nor bounds checks. Every value
-/// is copied from [`POLYGLOT`], the feature-indexed core table.
+/// shakmaty's enums, so lookups need no index arithmetic. Every value is copied from
+/// [`POLYGLOT`], the feature-indexed core table.
 pub struct ChessKeys {
     /// `[mover][row][square]`: rows 0-7 the mover's roles, rows 8-15 the opponent's.
     piece: [MoverKeys; 2],
