@@ -175,6 +175,24 @@ impl Position {
 
     /// What the keys of all this node's children share, gathered once so that each child's
     /// key then costs a few table loads (see [`ChildKeys::key_after`]).
+    ///
+    /// ```
+    /// use rookery::chess::Position;
+    /// use rookery::chess::zobrist::reference_key;
+    ///
+    /// let mut pos = Position::startpos();
+    /// let moves = pos.legal_moves();
+    /// let predicted: Vec<_> = {
+    ///     let children = pos.child_keys();
+    ///     moves.iter().map(|mv| children.key_after(mv)).collect()
+    /// };
+    /// for (&mv, key) in moves.iter().zip(predicted) {
+    ///     pos.push(mv);
+    ///     assert_eq!(key, pos.key());
+    ///     assert_eq!(key, reference_key(pos.chess()));
+    ///     pos.pop();
+    /// }
+    /// ```
     #[inline]
     pub fn child_keys(&self) -> ChildKeys<'_> {
         let state = self.top();
