@@ -22,8 +22,9 @@ pub struct Mismatch {
     pub reference: Key,
     /// Our key computed from scratch.
     pub scratch: Key,
-    /// The key `Position::keys_after` gave for this move before it was played (tree walks
-    /// only; it must equal the incremental key).
+    /// The key predicted for this move before it was played (`Position::keys_after` in tree
+    /// walks, `Position::key_after` in games); it must equal the incremental key. `None` for
+    /// a root or a null move.
     pub predicted: Option<Key>,
 }
 
@@ -31,8 +32,8 @@ pub struct Mismatch {
 #[derive(Clone, Copy)]
 enum Step {
     Root,
-    /// A move, with the key `Position::keys_after` predicted for it, if any.
-    Move(Move, Option<Key>),
+    /// A move, with the key predicted for it before it was played.
+    Move(Move, Key),
     Null,
 }
 
@@ -55,7 +56,7 @@ impl HashCheck {
         let reference = reference_key(pos.chess());
         let scratch = key_from_scratch(pos.chess());
         let predicted = match step {
-            Step::Move(_, predicted) => predicted,
+            Step::Move(_, predicted) => Some(predicted),
             Step::Root | Step::Null => None,
         };
         if incremental == reference
@@ -110,7 +111,7 @@ impl HashCheck {
         let predicted = pos.keys_after(&moves);
         for (&mv, &key) in moves.iter().zip(&predicted) {
             pos.push(mv);
-            self.check(pos, Step::Move(mv, Some(key)));
+            self.check(pos, Step::Move(mv, key));
             self.walk_children(pos, depth - 1);
             pos.pop();
         }
@@ -137,8 +138,9 @@ impl HashCheck {
                 }
                 self.check_null(&mut pos);
                 let mv = moves[rng.random_range(0..moves.len())];
+                let predicted = pos.key_after(mv);
                 pos.push(mv);
-                self.check(&mut pos, Step::Move(mv, None));
+                self.check(&mut pos, Step::Move(mv, predicted));
             }
         }
     }

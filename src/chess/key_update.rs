@@ -9,9 +9,6 @@ use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position as _, Rank, 
 use super::zobrist::{ChessKeys, MoverKeys, castling_bit};
 use crate::hashing::Key;
 
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-
 /// What a move changes in the key-relevant state, computed before the move is played.
 pub(crate) struct Child {
     /// The child's key.
@@ -32,7 +29,8 @@ pub struct ChildKeys<'a> {
     castling: u8,
     pieces: &'static MoverKeys,
     keys: &'static ChessKeys,
-    /// Squares where a double push of ours would stand beside an enemy pawn.
+    /// Squares where a double push of ours would stand beside an enemy pawn (plus squares
+    /// off the double-push rank, which no double push reaches).
     ep_landings: Bitboard,
     /// Squares whose pieces hold castling rights: castling rooks, and our king if it has any.
     rights_squares: Bitboard,
@@ -54,8 +52,10 @@ impl<'a> ChildKeys<'a> {
         let board = pos.board();
         // A double push lands beside an enemy pawn: the one case that hashes an ep file.
         let double_push_rank = Bitboard::from_rank(us.fold_wb(Rank::Fourth, Rank::Fifth));
-        let beside = (board.by_piece(us.other().pawn()) & double_push_rank).0;
-        let ep_landings = Bitboard(((beside << 1) & !FILE_A) | ((beside >> 1) & !FILE_H));
+        // A sideways shift off the board's edge wraps onto the next or previous rank, where no
+        // double push of ours lands, so it needs no file mask.
+        let beside = board.by_piece(us.other().pawn()) & double_push_rank;
+        let ep_landings = beside.shift(1) | beside.shift(-1);
         // Rights go when our king moves or a castling rook moves or is taken.
         let mut rights_squares = pos.castles().castling_rights();
         if castling & color_rights(us) != 0 {
@@ -176,7 +176,7 @@ fn castling_rook_bit(pos: &Chess, square: Square) -> u8 {
     if !castles.castling_rights().contains(square) {
         return 0;
     }
-    let color = Color::from_white(square.rank() == shakmaty::Rank::First);
+    let color = Color::from_white(square.rank() == Rank::First);
     CastlingSide::ALL
         .into_iter()
         .find(|&side| castles.rook(color, side) == Some(square))
@@ -185,7 +185,7 @@ fn castling_rook_bit(pos: &Chess, square: Square) -> u8 {
 
 /// Both castling rights of one colour, as mask bits.
 #[inline]
-pub(crate) fn color_rights(color: Color) -> u8 {
+fn color_rights(color: Color) -> u8 {
     (1 << castling_bit(color, CastlingSide::KingSide))
         | (1 << castling_bit(color, CastlingSide::QueenSide))
 }
