@@ -2,7 +2,12 @@
 //!
 //! - [`hashing`]: keys, key tables and the lock-free transposition table, shared by games.
 //! - [`chess`]: the chess position with its incremental Polyglot key, perft and hash checks.
-//! - [`cli`]: the command-line tools (`perft`, `hashcheck`).
+//! - [`engine`]: the chess engine behind a protocol-free facade: search, evaluation, time,
+//!   options.
+//! - [`uci`]: the UCI protocol over the engine: parsing, formatting, the input loop.
+//! - [`gomoku`], [`hive`]: the other games on the hashing core.
+//! - [`cli`]: the command-line tools (`bench`, `perft`, `hashcheck`, `hash`, `hashstats`).
+//! - [`logging`]: debug logs to a file, for the `Debug Log File` option.
 
 pub mod chess;
 pub mod cli;
@@ -11,3 +16,4 @@ pub mod gomoku;
 pub mod hashing;
 pub mod hive;
 pub mod logging;
+pub mod uci;

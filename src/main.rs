@@ -25,7 +25,7 @@ fn main() -> ExitCode {
         Some("hashstats") => cli::hashstats::run(&words[1..]),
         Some("bench") => cli::bench::run(&words[1..]),
         None => {
-            rookery::engine::uci::Engine::new().run();
+            rookery::uci::run_stdio();
             Ok(Outcome::Success)
         }
         Some("help" | "--help" | "-h") => {

@@ -1,10 +1,12 @@
 //! The fuzzers' corpora replayed as regression tests: every input the fuzz targets in
 //! `fuzz/` found interesting (minimized with `cargo fuzz cmin`) is kept in
-//! `tests/fuzz_corpus/<target>/` and must still pass the same harness.
+//! `tests/fuzz_corpus/<target>/` and must still pass the same harness, which lives beside
+//! the targets in `fuzz/harness.rs`.
 
 use std::path::PathBuf;
 
-use rookery::engine::harness;
+#[path = "../fuzz/harness.rs"]
+mod harness;
 
 /// Runs `check` on every file of one target's corpus; returns how many it ran.
 fn replay(target: &str, check: fn(&[u8])) -> usize {

@@ -208,7 +208,15 @@ impl Position {
     /// Plays the legal move `mv`. Playing an illegal move leaves the position undefined.
     #[inline]
     pub fn push(&mut self, mv: Move) {
+        self.push_with_hint(mv, |_| {});
+    }
+
+    /// [`Position::push`], calling `hint` with the child's key before the move is played, so
+    /// the caller can start loading the child's table bucket while the board is updated.
+    #[inline]
+    pub fn push_with_hint(&mut self, mv: Move, hint: impl FnOnce(Key)) {
         let child = self.child_keys().child(&mv);
+        hint(child.key);
         // Clone the top state straight into its new slot and play the move there: building
         // it aside and moving it in costs two extra copies of the board.
         let below = self.states.len() - 1;

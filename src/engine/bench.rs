@@ -3,8 +3,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::search::{SearchOptions, Signals, Silent, search};
-use super::timeman::Limits;
+use super::limits::Limits;
+use super::options::Settings;
+use super::search::{Signals, Silent, search};
 use super::tt::ChessTable;
 use crate::chess::Position;
 
@@ -78,7 +79,7 @@ pub fn run(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResul
         depth: Some(depth),
         ..Limits::default()
     };
-    let options = SearchOptions::default();
+    let options = Settings::default().search_options();
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

@@ -1,12 +1,32 @@
-//! The chess engine: evaluation, search, time management and the UCI protocol.
+//! The chess engine, free of any protocol: [`Engine`] is the facade a front end drives
+//! (the UCI loop in [`crate::uci`], tests, tools). Below it, one file per concept.
+//!
+//! - [`facade`]: [`Engine`], the position, table, threads and options; `go`, `stop`,
+//!   `ponderhit`, `wait`.
+//! - [`options`]: the one table of options: names, kinds, defaults, ranges, effects.
+//! - [`limits`]: what a search is asked for; [`timeman`]: the time budget it makes.
+//! - [`board`]: the searched position with the evaluator state; make and unmake.
+//! - [`search`]: iterative deepening, aspiration, root, inner nodes, quiescence; its
+//!   parameters in [`search::params`].
+//! - [`movepick`], [`history`], [`see`]: move ordering and what it learns.
+//! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
+//! - [`eval`]: the evaluator seam and the hand-written evaluation.
+//! - [`bench`]: the fixed node-count signature.
 
 pub mod bench;
+pub mod board;
 pub mod eval;
-pub mod harness;
+pub mod facade;
+pub mod history;
+pub mod limits;
 pub mod movepick;
+pub mod options;
 pub mod packed;
 pub mod search;
 pub mod see;
 pub mod timeman;
 pub mod tt;
-pub mod uci;
+
+pub use facade::{Busy, Engine, NAME};
+pub use limits::Limits;
+pub use options::{OPTIONS, OptionError, OptionKind, Settings};

@@ -3,7 +3,8 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
-use super::eval::SEE_VALUE;
+/// Plain piece values for exchange evaluation and capture ordering (pawn 100), by role.
+pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
 
 /// Every piece of either colour attacking `square` with `occupied` as the blockers.
 fn attackers(board: &Board, square: Square, occupied: Bitboard) -> Bitboard {

@@ -1,41 +1,11 @@
-//! Search limits and the time budget: a soft limit (do not start another iteration) and a
+//! The time budget for one move: a soft limit (do not start another iteration) and a
 //! hard limit (abort the search), both inside the remaining clock minus the move overhead.
 
 use std::time::{Duration, Instant};
 
-use shakmaty::{Color, Move};
+use shakmaty::Color;
 
-/// What `go` asked for.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// `wtime`, `btime`.
-    pub time: [Option<Duration>; 2],
-    /// `winc`, `binc`.
-    pub inc: [Duration; 2],
-    /// `movestogo`.
-    pub moves_to_go: Option<u32>,
-    /// `depth`.
-    pub depth: Option<u32>,
-    /// `nodes`.
-    pub nodes: Option<u64>,
-    /// `mate`: find a mate in this many moves.
-    pub mate: Option<u32>,
-    /// `movetime`.
-    pub movetime: Option<Duration>,
-    /// `infinite`: search until `stop`.
-    pub infinite: bool,
-    /// `ponder`: search on the opponent's time until `ponderhit` or `stop`.
-    pub ponder: bool,
-    /// `searchmoves`: only these root moves.
-    pub search_moves: Vec<Move>,
-}
-
-impl Limits {
-    /// True when a clock or `movetime` bounds the search.
-    pub fn is_timed(&self) -> bool {
-        self.movetime.is_some() || self.time.iter().any(Option::is_some)
-    }
-}
+use super::limits::Limits;
 
 /// Moves we plan for when the GUI does not say how many remain.
 const HORIZON_MOVES: u32 = 30;
@@ -51,12 +21,11 @@ pub struct TimeManager {
 impl TimeManager {
     /// Budgets for `us` under `limits`, keeping `overhead` back for communication delays.
     pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
-        let side = usize::from(us.is_white());
         let (soft, hard) = if let Some(movetime) = limits.movetime {
             let t = movetime.saturating_sub(overhead);
             (Some(t), Some(t))
-        } else if let Some(clock) = limits.time[side] {
-            let inc = limits.inc[side];
+        } else if let Some(clock) = limits.clock(us) {
+            let inc = limits.increment(us);
             // Never plan on more than the clock minus the overhead.
             let available = clock.saturating_sub(overhead);
             let moves = limits
@@ -106,11 +75,12 @@ impl TimeManager {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::ByColor;
 
     fn clock(ms: u64, inc: u64, mtg: Option<u32>) -> Limits {
         Limits {
-            time: [Some(Duration::from_millis(ms)); 2],
-            inc: [Duration::from_millis(inc); 2],
+            time: ByColor::new_with(|_| Some(Duration::from_millis(ms))),
+            inc: ByColor::new_with(|_| Duration::from_millis(inc)),
             moves_to_go: mtg,
             ..Limits::default()
         }

@@ -16,4 +16,6 @@ pub use bound::Bound;
 pub use dual::{DualKey, DualKeyTable};
 pub use key::{Key, KeyTable};
 pub use symmetry::{GroupError, MAX_SYMMETRIES, SymmetricKey, SymmetricKeyTable, SymmetryGroup};
-pub use tt::{AllocError, PAYLOAD_BITS, SLOTS_PER_BUCKET, Table, TableEntry, TableKey, TableStats};
+#[cfg(feature = "table-stats")]
+pub use tt::TableStats;
+pub use tt::{AllocError, PAYLOAD_BITS, SLOTS_PER_BUCKET, Table, TableEntry, TableKey};

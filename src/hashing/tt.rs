@@ -105,10 +105,12 @@ struct Bucket {
 }
 
 /// A counter on its own cache line, so threads bumping different counters do not collide.
+#[cfg(feature = "table-stats")]
 #[derive(Default)]
 #[repr(align(64))]
 struct Counter(AtomicU64);
 
+#[cfg(feature = "table-stats")]
 impl Counter {
     #[inline]
     fn bump(&self) {
@@ -122,7 +124,10 @@ impl Counter {
     }
 }
 
-/// Probe, hit and store counts since creation or the last [`Table::reset_stats`].
+/// Probe, hit and store counts since creation or the last [`Table::reset_stats`]. Kept only
+/// with the `table-stats` feature (tests turn it on): counting every probe and store from
+/// every thread costs the search time.
+#[cfg(feature = "table-stats")]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TableStats {
     /// Calls to [`Table::probe`].
@@ -133,6 +138,7 @@ pub struct TableStats {
     pub stores: u64,
 }
 
+#[cfg(feature = "table-stats")]
 impl TableStats {
     /// Hits per probe, 0 when nothing was probed.
     pub fn hit_rate(&self) -> f64 {
@@ -143,6 +149,13 @@ impl TableStats {
         }
     }
 }
+
+#[cfg(feature = "table-stats")]
+const PROBES: usize = 0;
+#[cfg(feature = "table-stats")]
+const HITS: usize = 1;
+#[cfg(feature = "table-stats")]
+const STORES: usize = 2;
 
 /// The table could not get its memory; the previous table (if any) is untouched.
 #[derive(Debug)]
@@ -172,9 +185,8 @@ impl std::error::Error for AllocError {}
 pub struct Table<E> {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
-    probes: Counter,
-    hits: Counter,
-    stores: Counter,
+    #[cfg(feature = "table-stats")]
+    stats: [Counter; 3],
     entry: PhantomData<fn() -> E>,
 }
 
@@ -185,9 +197,8 @@ impl<E: TableEntry> Table<E> {
         let mut table = Table {
             buckets: Vec::new(),
             generation: AtomicU8::new(1),
-            probes: Counter::default(),
-            hits: Counter::default(),
-            stores: Counter::default(),
+            #[cfg(feature = "table-stats")]
+            stats: Default::default(),
             entry: PhantomData,
         };
         table.resize(mib)?;
@@ -208,6 +219,7 @@ impl<E: TableEntry> Table<E> {
         buckets.resize_with(count, Bucket::default);
         self.buckets = buckets;
         self.generation.store(1, Relaxed);
+        #[cfg(feature = "table-stats")]
         self.reset_stats();
         Ok(())
     }
@@ -269,11 +281,13 @@ impl<E: TableEntry> Table<E> {
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: TableKey) -> Option<E> {
-        self.probes.bump();
+        #[cfg(feature = "table-stats")]
+        self.stats[PROBES].bump();
         for slot in &self.bucket(key.index).slots {
             let (lock, data) = slot.read();
             if data != 0 && lock ^ data == key.verify {
-                self.hits.bump();
+                #[cfg(feature = "table-stats")]
+                self.stats[HITS].bump();
                 return Some(E::unpack(data & PAYLOAD_MASK));
             }
         }
@@ -310,7 +324,8 @@ impl<E: TableEntry> Table<E> {
                     return false;
                 }
                 slot.write(key.verify, data);
-                self.stores.bump();
+                #[cfg(feature = "table-stats")]
+                self.stats[STORES].bump();
                 return true;
             }
             let worth = i32::from(E::unpack(old & PAYLOAD_MASK).depth()) - 8 * i32::from(age);
@@ -320,7 +335,8 @@ impl<E: TableEntry> Table<E> {
             }
         }
         bucket.slots[victim].write(key.verify, data);
-        self.stores.bump();
+        #[cfg(feature = "table-stats")]
+        self.stats[STORES].bump();
         true
     }
 
@@ -340,19 +356,21 @@ impl<E: TableEntry> Table<E> {
     }
 
     /// Counters since creation or the last reset.
+    #[cfg(feature = "table-stats")]
     pub fn stats(&self) -> TableStats {
         TableStats {
-            probes: self.probes.get(),
-            hits: self.hits.get(),
-            stores: self.stores.get(),
+            probes: self.stats[PROBES].get(),
+            hits: self.stats[HITS].get(),
+            stores: self.stats[STORES].get(),
         }
     }
 
     /// Zeroes the counters.
+    #[cfg(feature = "table-stats")]
     pub fn reset_stats(&self) {
-        self.probes.reset();
-        self.hits.reset();
-        self.stores.reset();
+        for counter in &self.stats {
+            counter.reset();
+        }
     }
 }
 

@@ -1,4 +1,4 @@
-//! Static evaluation: tapered middlegame/endgame terms, from the side to move's view.
+//! The hand-written evaluation: tapered middlegame/endgame terms, from the side to move's view.
 //!
 //! Terms: material, piece-square values, mobility, pawn structure (passed, isolated,
 //! doubled), king safety (attacks on the king zone, pawn shield), bishop pair, rooks on open
@@ -60,9 +60,6 @@ pub const MATERIAL: [Score; 7] = [
     s(1000, 1020),
     s(0, 0),
 ];
-
-/// Plain piece values for move ordering and SEE (pawn 100).
-pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
 
 /// Game phase weight of each role; 24 is a full board.
 const PHASE: [i32; 7] = [0, 0, 1, 1, 2, 4, 0];

@@ -1,18 +1,21 @@
-//! Entry points for the fuzz targets in `fuzz/` and for their corpus regression test
-//! (`tests/fuzz_corpus.rs`). Each takes arbitrary bytes and panics only on a real defect:
-//! a panic anywhere (search threads included) or a broken invariant checked here.
+//! Entry points for the fuzz targets in `fuzz/fuzz_targets/` and for their corpus
+//! regression test (`tests/fuzz_corpus.rs`), which both include this file. Each takes
+//! arbitrary bytes and panics only on a real defect: a panic anywhere (search threads
+//! included) or a broken invariant checked here. It uses only the crate's public API.
 
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
+use std::time::Duration;
 
+use rookery::chess::Position;
+use rookery::chess::perft::perft;
+use rookery::chess::zobrist::reference_key;
+use rookery::engine::search::{Signals, Silent, search};
+use rookery::engine::timeman::TimeManager;
+use rookery::engine::tt::ChessTable;
+use rookery::engine::{Engine, Limits, OPTIONS, Settings};
+use rookery::uci::parse::{parse_go, parse_position, parse_setoption};
+use rookery::uci::{Output, Uci};
 use shakmaty::Position as _;
-
-use super::search::{SearchOptions, Signals, Silent, search};
-use super::timeman::{Limits, TimeManager};
-use super::tt::ChessTable;
-use super::uci::{Engine, parse_go, parse_position, parse_setoption, silence_output};
-use crate::chess::Position;
-use crate::chess::perft::perft;
-use crate::chess::zobrist::reference_key;
 
 /// A small table shared by every input: allocating one per input would dominate the run.
 static TABLE: LazyLock<ChessTable> =
@@ -29,7 +32,7 @@ pub fn command_line(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let text = text.trim();
     for chess960 in [false, true] {
-        if let Ok(pos) = parse_position(text, chess960) {
+        if let Ok(pos) = parse_position(text).and_then(|spec| spec.build(chess960)) {
             check_position(pos);
         }
         if let Ok(pos) = Position::from_fen(text, chess960) {
@@ -37,9 +40,9 @@ pub fn command_line(data: &[u8]) {
         }
     }
     let start = Position::startpos();
-    let limits = parse_go(text, &start, |_| {});
+    let limits = parse_go(text).resolve(&start, |_| {});
     for us in shakmaty::Color::ALL {
-        let tm = TimeManager::new(&limits, us, std::time::Duration::from_millis(10));
+        let tm = TimeManager::new(&limits, us, Duration::from_millis(10));
         let (soft, hard) = tm.budget();
         assert!(
             soft <= hard,
@@ -74,7 +77,7 @@ fn check_position(mut pos: Position) {
     let result = search(
         &pos,
         &limits,
-        &SearchOptions::default(),
+        &Settings::default().search_options(),
         &TABLE,
         &Signals::default(),
         &Silent,
@@ -91,23 +94,40 @@ fn check_position(mut pos: Position) {
     }
 }
 
+/// Drops everything the engine says: a session checks behaviour, not output.
+struct Discard;
+
+impl Output for Discard {
+    fn line(&self, _: &str) {}
+    fn progress(&self, _: &str) {}
+}
+
 /// A whole session: every line of `data` is sent to a fresh engine, as a GUI would,
 /// then `stop`. Commands whose cost is the point of the command, not a defect, are
 /// scaled down so one input stays cheap: `bench` runs at depth 1, `go perft` at depth 2
 /// at most, `Hash` at most 64 MiB and `Threads` at most 4; the `Debug Log File` option
-/// is skipped because it writes files. The engine's output is silenced.
+/// is skipped because it writes files.
 pub fn session(data: &[u8]) {
-    silence_output();
     let text = String::from_utf8_lossy(data);
-    let mut engine = Engine::with_hash(1).expect("a 1 MiB table fits");
+    let engine = Engine::with_hash(1).expect("a 1 MiB table fits");
+    let mut uci = Uci::new(engine, Arc::new(Discard));
     for line in text.split(['\n', '\r']) {
         let Some(line) = tame(line) else { continue };
-        if !engine.handle(&line) {
+        if !uci.handle(&line) {
             break;
         }
     }
-    engine.handle("stop");
-    engine.handle("isready");
+    uci.handle("stop");
+    uci.handle("isready");
+}
+
+/// The largest value a session may give a spin option whose cost grows with its value.
+fn cap(option: &str) -> Option<u64> {
+    match option {
+        "hash" => Some(64),
+        "threads" => Some(4),
+        _ => None,
+    }
 }
 
 /// The line a session sends in place of `line`, or `None` to skip it.
@@ -128,14 +148,13 @@ fn tame(line: &str) -> Option<String> {
             let Some((name, value)) = parse_setoption(&words[1..].join(" ")) else {
                 return Some(line.to_string());
             };
+            let known = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name));
             let name = name.to_ascii_lowercase();
-            if name == "debug log file" {
+            if known.is_some_and(|o| o.name == "Debug Log File") {
                 return None;
             }
-            let cap = match name.as_str() {
-                "hash" => 64,
-                "threads" => 4,
-                _ => return Some(line.to_string()),
+            let Some(cap) = cap(&name) else {
+                return Some(line.to_string());
             };
             return Some(match value.parse::<u64>() {
                 Ok(v) => format!("setoption name {name} value {}", v.min(cap)),

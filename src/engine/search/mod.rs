@@ -1,6 +1,11 @@
-//! Alpha-beta search: iterative deepening with aspiration windows, principal variation
-//! search, quiescence, and the pruning and reduction rules below, each under its condition.
-//! Lazy SMP: helper threads search the same tree and share only the transposition table.
+//! Alpha-beta search, read top to bottom: [`search`] starts the threads, each runs
+//! iterative deepening with aspiration windows over the root moves (this file), and the
+//! inner nodes and quiescence are in `node.rs`. Every margin and reduction is named in
+//! [`params`]. Lazy SMP: helper threads search the same tree and share only the
+//! transposition table.
+
+mod node;
+pub mod params;
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -10,11 +15,13 @@ use arrayvec::ArrayVec;
 use shakmaty::{Move, Piece, Position as _, Square};
 use tracing::{debug, error, instrument};
 
-use super::eval::evaluate;
-use super::movepick::{Heuristics, MAX_PLY, MovePicker, is_tactical};
+use self::params::*;
+use super::board::Board;
+use super::history::Heuristics;
+use super::limits::Limits;
+use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
-use super::see::see_ge;
-use super::timeman::{Limits, TimeManager};
+use super::timeman::TimeManager;
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
 use crate::hashing::TableKey;
@@ -31,7 +38,7 @@ const NO_EVAL: i16 = i16::MIN;
 /// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
 const HELPER_STACK: usize = 32 << 20;
 
-/// Flags shared by the input thread and every search thread.
+/// Flags shared by the thread that controls a search and every search thread.
 #[derive(Default)]
 pub struct Signals {
     /// Stop searching now.
@@ -40,9 +47,9 @@ pub struct Signals {
     pub pondering: AtomicBool,
     /// When `ponderhit` arrived, if it did: the move's clock starts then.
     pub ponder_hit_at: Mutex<Option<Instant>>,
-    /// Set just before the `bestmove` goes out: from then on the engine is idle as far as
-    /// the GUI can tell, so commands that need an idle engine wait for the thread instead
-    /// of being refused.
+    /// Set just before the result is reported: from then on the engine is idle as far as
+    /// its client can tell, so commands that need an idle engine wait for the thread
+    /// instead of being refused.
     pub done: AtomicBool,
 }
 
@@ -54,7 +61,7 @@ impl Signals {
     }
 }
 
-/// Settings that shape a search.
+/// Settings that shape a search (their defaults are the engine options' defaults).
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Search threads (1 = no helpers).
@@ -65,17 +72,7 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
 }
 
-impl Default for SearchOptions {
-    fn default() -> SearchOptions {
-        SearchOptions {
-            threads: 1,
-            multi_pv: 1,
-            move_overhead: Duration::from_millis(10),
-        }
-    }
-}
-
-/// One completed principal variation, as reported in `info`.
+/// One completed principal variation, as reported while searching.
 #[derive(Clone, Debug)]
 pub struct Line {
     /// Iteration depth.
@@ -86,10 +83,12 @@ pub struct Line {
     pub multipv: usize,
     /// Score from the side to move's view.
     pub score: i32,
-    /// `lowerbound` / `upperbound` when an aspiration window failed.
+    /// Lower or upper bound when an aspiration window failed.
     pub bound: Option<Bound>,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Tablebase probes that found their position, over all threads.
+    pub tb_hits: u64,
     /// Time since the search started.
     pub time: Duration,
     /// Table fill in permille.
@@ -98,10 +97,12 @@ pub struct Line {
     pub pv: Vec<Move>,
 }
 
-/// Where a search reports: `info` lines as iterations complete.
-pub trait Reporter: Sync {
+/// Where a search reports: lines as iterations complete, then the result.
+pub trait Reporter: Send + Sync {
     /// A completed (or bound-failed) line.
     fn line(&self, line: &Line);
+    /// The search is over and the engine idle again; this is the last call.
+    fn finished(&self, _result: &SearchResult) {}
 }
 
 /// Reports nothing (bench, tests).
@@ -158,7 +159,7 @@ impl Reductions {
         let mut table = [[0u8; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (0.75 + (depth as f64).ln() * (moves as f64).ln() / 2.25) as u8;
+                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as u8;
             }
         }
         Reductions(table)
@@ -188,16 +189,76 @@ struct Frame {
     null_move: bool,
 }
 
+/// What one thread has counted, published for the others to sum.
+#[derive(Default)]
+struct ThreadCounters {
+    nodes: AtomicU64,
+    tb_hits: AtomicU64,
+}
+
+/// How a searched move changed its node's best so far.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Improvement {
+    /// Not above alpha.
+    None,
+    /// A new best move inside the window.
+    NewAlpha,
+    /// At or above beta: the node fails high.
+    Cutoff,
+}
+
+/// A node's best score and move so far, against its window. The one place where a searched
+/// move's score raises the best, alpha and the best move.
+struct BestSoFar {
+    score: i32,
+    mv: Option<Move>,
+    alpha: i32,
+    beta: i32,
+}
+
+impl BestSoFar {
+    /// Nothing searched yet; `score` is what the node is worth without a move (-INFINITE,
+    /// or the stand-pat eval in quiescence).
+    fn new(score: i32, alpha: i32, beta: i32) -> BestSoFar {
+        BestSoFar {
+            score,
+            mv: None,
+            alpha,
+            beta,
+        }
+    }
+
+    /// Takes in one searched move.
+    #[inline]
+    fn update(&mut self, mv: Move, score: i32) -> Improvement {
+        if score <= self.score {
+            return Improvement::None;
+        }
+        self.score = score;
+        if score <= self.alpha {
+            return Improvement::None;
+        }
+        self.mv = Some(mv);
+        self.alpha = score;
+        if score >= self.beta {
+            Improvement::Cutoff
+        } else {
+            Improvement::NewAlpha
+        }
+    }
+}
+
 /// Everything one search thread owns.
 struct Worker<'a> {
     id: usize,
-    pos: Position,
+    board: Board,
     table: &'a ChessTable,
     signals: &'a Signals,
     limits: &'a Limits,
     time: TimeManager,
-    node_counts: &'a [AtomicU64],
+    counters: &'a [ThreadCounters],
     nodes: u64,
+    tb_hits: u64,
     seldepth: usize,
     /// Depth of the iteration under way: the first always completes.
     iteration: i32,
@@ -237,7 +298,7 @@ pub fn search(
         .collect();
     let threads = options.threads.max(1);
     debug!(fen = %pos.fen(), ?limits, threads, multi_pv = options.multi_pv, "search start");
-    let node_counts: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
+    let counters: Vec<ThreadCounters> = (0..threads).map(|_| ThreadCounters::default()).collect();
     let time = TimeManager::new(limits, pos.turn(), options.move_overhead);
 
     if root_moves.is_empty() {
@@ -249,6 +310,7 @@ pub fn search(
             score,
             bound: None,
             nodes: 0,
+            tb_hits: 0,
             time: time.elapsed(),
             hashfull: table.hashfull(),
             pv: Vec::new(),
@@ -265,13 +327,14 @@ pub fn search(
 
     let make_worker = |id: usize| Worker {
         id,
-        pos: pos.clone(),
+        board: Board::new(pos.clone()),
         table,
         signals,
         limits,
         time: time.clone(),
-        node_counts: &node_counts,
+        counters: &counters,
         nodes: 0,
+        tb_hits: 0,
         seldepth: 0,
         iteration: 0,
         heuristics: Heuristics::default(),
@@ -328,7 +391,7 @@ pub fn search(
             best.score
         },
         depth,
-        nodes: node_counts.iter().map(|n| n.load(Relaxed)).sum(),
+        nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
     }
 }
 
@@ -341,7 +404,18 @@ fn wait_for_release(limits: &Limits, signals: &Signals) {
 
 impl Worker<'_> {
     fn total_nodes(&self) -> u64 {
-        self.node_counts.iter().map(|n| n.load(Relaxed)).sum()
+        self.counters.iter().map(|c| c.nodes.load(Relaxed)).sum()
+    }
+
+    fn total_tb_hits(&self) -> u64 {
+        self.counters.iter().map(|c| c.tb_hits.load(Relaxed)).sum()
+    }
+
+    /// Makes this thread's counts visible to the others.
+    fn publish_counters(&self) {
+        let mine = &self.counters[self.id];
+        mine.nodes.store(self.nodes, Relaxed);
+        mine.tb_hits.store(self.tb_hits, Relaxed);
     }
 
     /// Iterative deepening; returns the depth of the last completed iteration.
@@ -390,7 +464,7 @@ impl Worker<'_> {
                 }
             }
         }
-        self.node_counts[self.id].store(self.nodes, Relaxed);
+        self.publish_counters();
         if self.id == 0 {
             wait_for_release(self.limits, self.signals);
         }
@@ -426,8 +500,9 @@ impl Worker<'_> {
     /// on failure.
     fn aspiration(&mut self, depth: i32, reporter: &dyn Reporter) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = 20;
-        let (mut alpha, mut beta) = if depth >= 4 && previous.abs() < MATE_BOUND {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
+        {
             (
                 (previous - delta).max(-INFINITE),
                 (previous + delta).min(INFINITE),
@@ -452,27 +527,27 @@ impl Worker<'_> {
             } else {
                 return;
             };
-            if self.id == 0 && self.time.elapsed() > Duration::from_secs(2) {
+            if self.id == 0 && self.time.elapsed() > ASPIRATION_REPORT_AFTER {
                 self.report(depth, self.pv_index + 1, Some(bound), reporter);
             }
-            delta += delta / 2 + 10;
+            delta += delta / 2 + ASPIRATION_GROWTH;
         }
     }
 
     /// The root: like an inner node, but over the root move list (MultiPV slots and
     /// `searchmoves` applied) and recording each move's score and variation.
-    fn search_root(&mut self, mut alpha: i32, beta: i32, depth: i32) -> i32 {
+    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
         self.nodes += 1;
-        let key = TableKey::from(self.pos.key());
-        let mut best = -INFINITE;
-        let mut best_move = None;
+        let key = TableKey::from(self.board.key());
         let alpha_start = alpha;
+        let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.frames[0].moved = Some(landing(&self.pos, mv));
-            self.pos.push(mv);
-            let gives_check = self.pos.chess().is_check();
+            self.frames[0].moved = Some(landing(&self.board, mv));
+            self.board.do_move(mv, self.table);
+            let gives_check = self.board.chess().is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
+            let alpha = best.alpha;
             let mut score;
             if i == self.pv_index {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
@@ -482,9 +557,9 @@ impl Worker<'_> {
                     score = -self.search(-beta, -alpha, new_depth, 1, false);
                 }
             }
-            self.pos.pop();
+            self.board.undo_move();
             if self.stopped() {
-                return best;
+                return best.score;
             }
             let rm = &mut self.root_moves[i];
             if i == self.pv_index || score > alpha {
@@ -496,22 +571,15 @@ impl Worker<'_> {
             } else {
                 rm.score = -INFINITE;
             }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
+            if best.update(mv, score) == Improvement::Cutoff {
+                break;
             }
         }
         if self.pv_index == 0 {
-            let bound = Bound::of(best, alpha_start, beta);
-            self.store(key, best_move, best, NO_EVAL, depth, bound, 0);
+            let bound = Bound::of(best.score, alpha_start, beta);
+            self.store(key, best.mv, best.score, NO_EVAL, depth, bound, 0);
         }
-        best
+        best.score
     }
 
     /// True when the search must unwind now. The first iteration always completes so a
@@ -525,7 +593,7 @@ impl Worker<'_> {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
         if self.nodes.is_multiple_of(1024) {
-            self.node_counts[self.id].store(self.nodes, Relaxed);
+            self.publish_counters();
             if self.id == 0 && self.iteration > 1 {
                 self.check_limits();
             }
@@ -557,29 +625,6 @@ impl Worker<'_> {
         }
     }
 
-    /// Draw by the fifty-move rule, insufficient material or repetition. A repetition
-    /// inside the search counts at once; one reaching back into the game needs two.
-    fn is_draw(&self, ply: usize) -> bool {
-        let chess = self.pos.chess();
-        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
-            return true;
-        }
-        let key = self.pos.key();
-        let mut seen = 0;
-        for (i, k) in self.pos.reversible_keys().enumerate().skip(1).step_by(2) {
-            if k == key {
-                if i < ply {
-                    return true;
-                }
-                seen += 1;
-                if seen >= 2 {
-                    return true;
-                }
-            }
-        }
-        false
-    }
-
     #[allow(clippy::too_many_arguments)]
     fn store(
         &self,
@@ -603,294 +648,23 @@ impl Worker<'_> {
         );
     }
 
-    /// Principal variation search of an inner node.
-    fn search(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut: bool) -> i32 {
-        if depth <= 0 {
-            return self.quiesce(alpha, beta, ply);
-        }
-        self.pv[ply].clear();
-        self.visit(ply);
-        if self.stopped() {
-            return 0;
-        }
-        let pv_node = beta - alpha > 1;
-        if self.is_draw(ply) {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(self.pos.chess());
-        }
-        // Mate distance pruning: no line from here beats a mate already found nearer the root.
-        alpha = alpha.max(-MATE + ply as i32);
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            return alpha;
-        }
-
-        let key = TableKey::from(self.pos.key());
-        let entry = self.table.probe(key);
-        if let Some(e) = entry {
-            let score = score_from_tt(e.score, ply);
-            if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
-                return score;
-            }
-        }
-        // Moves only once the table could not settle the node.
-        let moves = self.pos.legal_moves();
-        let tt_move = entry.and_then(|e| e.mv.find(&moves));
-
-        let in_check = self.pos.chess().is_check();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let eval = if in_check {
-            -INFINITE
-        } else {
-            match entry {
-                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
-                _ => evaluate(self.pos.chess()),
-            }
-        };
-        self.frames[ply].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
-
-        if !pv_node && !in_check {
-            // Reverse futility: far enough above beta that a shallow search will not fall.
-            if depth <= 8 && eval - 75 * depth + 40 * i32::from(improving) >= beta {
-                return eval;
-            }
-            // Null move: if passing still fails high, a real move will too. Not with only
-            // pawns left (zugzwang), nor twice in a row.
-            if depth >= 3
-                && eval >= beta
-                && !self.frames[ply - 1].null_move
-                && self.has_pieces()
-                && self.pos.push_null()
-            {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
-                self.frames[ply].null_move = true;
-                self.frames[ply].moved = None;
-                let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
-                self.frames[ply].null_move = false;
-                self.pos.pop();
-                if self.stopped() {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
-            }
-        }
-        // No table move to guide a deep node: search it a little shallower.
-        let depth = if tt_move.is_none() && depth >= 4 && (pv_node || cut) {
-            depth - 1
-        } else {
-            depth
-        };
-
-        let previous = self.frames[ply - 1].moved;
-        let picker = MovePicker::new(
-            self.pos.chess(),
-            &moves,
-            tt_move,
-            &self.heuristics,
-            ply,
-            previous,
-        );
-        let side = self.pos.turn();
-        let alpha_start = alpha;
-        let mut best = -INFINITE;
-        let mut best_move = None;
-        let mut searched = 0;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
-
-        for (mv, order) in picker {
-            let quiet = !is_tactical(mv);
-            if best > -MATE_BOUND && searched > 0 {
-                // Late move pruning: enough quiet moves tried at a shallow node.
-                if quiet
-                    && depth <= 6
-                    && quiets.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
-                {
-                    continue;
-                }
-                // Futility: a quiet move cannot lift a hopeless static eval past alpha.
-                if quiet && !in_check && depth <= 6 && eval + 100 + 90 * depth <= alpha {
-                    continue;
-                }
-                // A losing capture at a shallow node.
-                if !quiet
-                    && depth <= 5
-                    && MovePicker::is_bad_capture(order)
-                    && !see_ge(self.pos.chess(), mv, -90 * depth)
-                {
-                    continue;
-                }
-            }
-
-            self.frames[ply].moved = Some(landing(&self.pos, mv));
-            self.pos.push(mv);
-            let gives_check = self.pos.chess().is_check();
-            // Check extension.
-            let new_depth = depth - 1 + i32::from(gives_check);
-            searched += 1;
-            let mut score;
-            if searched == 1 {
-                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
-            } else {
-                // Late move reductions for quiet moves after the first few.
-                let mut r = 0;
-                if depth >= 3 && quiet && searched > 1 + usize::from(pv_node) {
-                    r = self.reductions.get(depth, searched);
-                    r -= i32::from(pv_node);
-                    r -= i32::from(gives_check);
-                    r += i32::from(cut);
-                    r += i32::from(!improving);
-                    r -= (self.heuristics.history(side, mv) / 6000).clamp(-2, 2);
-                    r = r.clamp(0, new_depth - 1);
-                }
-                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
-                if score > alpha && r > 0 {
-                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
-                }
-                if score > alpha && score < beta {
-                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
-                }
-            }
-            self.pos.pop();
-            if self.stopped() {
-                return 0;
-            }
-
-            if score > best {
-                best = score;
-                if score > alpha {
-                    best_move = Some(mv);
-                    alpha = score;
-                    if pv_node {
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(mv);
-                        line.extend(tail[0].iter().copied());
-                    }
-                    if alpha >= beta {
-                        if quiet {
-                            self.heuristics
-                                .reward(side, ply, depth, mv, &quiets, previous);
-                        }
-                        break;
-                    }
-                }
-            }
-            if quiet && quiets.len() < quiets.capacity() {
-                quiets.push(mv);
-            }
-        }
-
-        let bound = Bound::of(best, alpha_start, beta);
-        let stored_eval = if in_check { NO_EVAL } else { eval as i16 };
-        self.store(key, best_move, best, stored_eval, depth, bound, ply);
-        best
-    }
-
-    /// Quiescence search: captures and promotions until the position is quiet (all moves
-    /// when in check), standing pat on the static evaluation.
-    fn quiesce(&mut self, mut alpha: i32, beta: i32, ply: usize) -> i32 {
-        self.pv[ply].clear();
-        self.visit(ply);
-        if self.stopped() {
-            return 0;
-        }
-        let chess = self.pos.chess();
-        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(chess);
-        }
-        let key = TableKey::from(self.pos.key());
-        let entry = self.table.probe(key);
-        if let Some(e) = entry {
-            let score = score_from_tt(e.score, ply);
-            if e.bound.cuts(score, alpha, beta) {
-                return score;
-            }
-        }
-        let in_check = chess.is_check();
-        let moves = chess.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
-        let (eval, mut best) = if in_check {
-            (NO_EVAL, -INFINITE)
-        } else {
-            let eval = match entry {
-                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
-                _ => evaluate(chess),
-            };
-            if eval >= beta {
-                return eval;
-            }
-            alpha = alpha.max(eval);
-            (eval as i16, eval)
-        };
-        let picker = MovePicker::tactical(chess, &moves, in_check);
-        let mut best_move = None;
-        for (mv, _) in picker {
-            // Skip captures that lose material in the exchange.
-            if !in_check && !see_ge(self.pos.chess(), mv, 0) {
-                continue;
-            }
-            self.pos.push(mv);
-            let score = -self.quiesce(-beta, -alpha, ply + 1);
-            self.pos.pop();
-            if self.stopped() {
-                return 0;
-            }
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    best_move = Some(mv);
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Upper
-        };
-        self.store(key, best_move, best, eval, 0, bound, ply);
-        best
-    }
-
-    /// Whether the side to move has a piece other than pawns and king.
-    fn has_pieces(&self) -> bool {
-        let board = self.pos.chess().board();
-        let us = board.by_color(self.pos.turn());
-        (us & !board.pawns() & !board.kings()).any()
-    }
-
     /// A reply to `best` from the table, when the variation stopped after one move.
     fn ponder_from_table(&mut self, best: Move) -> Option<Move> {
-        self.pos.push(best);
-        let moves = self.pos.legal_moves();
+        self.board.do_move(best, self.table);
+        let moves = self.board.legal_moves();
         let reply = self
             .table
-            .probe(TableKey::from(self.pos.key()))
+            .probe(TableKey::from(self.board.key()))
             .and_then(|e| e.mv.find(&moves));
-        self.pos.pop();
+        self.board.undo_move();
         reply
     }
 
     /// Sends the current lines to the reporter.
     fn report(&self, depth: i32, lines: usize, bound: Option<Bound>, reporter: &dyn Reporter) {
-        self.node_counts[self.id].store(self.nodes, Relaxed);
+        self.publish_counters();
         let nodes = self.total_nodes();
+        let tb_hits = self.total_tb_hits();
         let first = if bound.is_some() { lines - 1 } else { 0 };
         for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
             let score = if rm.score == -INFINITE {
@@ -908,6 +682,7 @@ impl Worker<'_> {
                 score,
                 bound,
                 nodes,
+                tb_hits,
                 time: self.time.elapsed(),
                 hashfull: self.table.hashfull(),
                 pv: rm.pv.to_vec(),
@@ -917,8 +692,8 @@ impl Worker<'_> {
 }
 
 /// The piece a move puts down and where (what counter moves are keyed by).
-fn landing(pos: &Position, mv: Move) -> (Piece, Square) {
-    (mv.role().of(pos.turn()), mv.to())
+fn landing(board: &Board, mv: Move) -> (Piece, Square) {
+    (mv.role().of(board.turn()), mv.to())
 }
 
 #[cfg(test)]

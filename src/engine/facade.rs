@@ -1,0 +1,274 @@
+//! [`Engine`]: the engine as a front end sees it. It owns the game position, the shared
+//! table, the settings and the search thread; it speaks no protocol. A UCI loop, a test or
+//! a tool drives it with typed calls and hears from a search through a [`Reporter`].
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
+use std::thread::JoinHandle;
+
+use shakmaty::CastlingMode;
+
+use super::bench::{self, BenchResult};
+use super::eval::hce::{Trace, trace};
+use super::limits::Limits;
+use super::options::{self, OptionError, Settings};
+use super::search::{Reporter, Signals, search};
+use super::tt::ChessTable;
+use crate::chess::Position;
+use crate::chess::perft::divide_report;
+use crate::hashing::AllocError;
+use crate::logging;
+
+/// Engine name and version.
+pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
+
+/// Stack of the search thread: the recursion keeps move lists on the stack.
+const SEARCH_STACK: usize = 64 << 20;
+
+/// Refused: a search is running, and this needs an idle engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Busy;
+
+impl std::fmt::Display for Busy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a search is running")
+    }
+}
+
+impl std::error::Error for Busy {}
+
+/// The engine's state between searches, and the search under way.
+pub struct Engine {
+    position: Position,
+    table: Arc<ChessTable>,
+    settings: Settings,
+    debug: bool,
+    signals: Arc<Signals>,
+    searching: Option<JoinHandle<()>>,
+}
+
+impl Default for Engine {
+    fn default() -> Engine {
+        Engine::new()
+    }
+}
+
+impl Engine {
+    /// A new engine with every option at its default and the start position.
+    pub fn new() -> Engine {
+        Engine::with_hash(Settings::default().hash_mib).expect("the default hash size fits")
+    }
+
+    /// A new engine whose table starts at `mib` MiB instead of the default.
+    pub fn with_hash(mib: usize) -> Result<Engine, AllocError> {
+        let settings = Settings {
+            hash_mib: mib,
+            ..Settings::default()
+        };
+        Ok(Engine {
+            position: Position::startpos(),
+            table: Arc::new(ChessTable::new(mib)?),
+            settings,
+            debug: false,
+            signals: Arc::new(Signals::default()),
+            searching: None,
+        })
+    }
+
+    /// The current option values.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// The position the next search starts from.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Castling notation of the current settings.
+    pub fn castling_mode(&self) -> CastlingMode {
+        CastlingMode::from_chess960(self.settings.chess960)
+    }
+
+    /// Replaces the game position (allowed during a search, which keeps its own copy).
+    pub fn set_position(&mut self, position: Position) {
+        self.position = position;
+    }
+
+    /// Turns debug mode on or off.
+    pub fn set_debug(&mut self, on: bool) {
+        self.debug = on;
+    }
+
+    /// Whether debug mode is on.
+    pub fn debug(&self) -> bool {
+        self.debug
+    }
+
+    /// Sets the option called `name` (any case) from its text value. Refused while a
+    /// search runs; on any error the settings are as before.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        if self.is_searching() {
+            return Err(OptionError::Busy(name.to_string()));
+        }
+        let option = options::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let value = option.kind.parse(name, value)?;
+        let before = self.settings.clone();
+        option.store(&mut self.settings, &value);
+        if let Some(effect) = option.effect()
+            && let Err(e) = effect(self)
+        {
+            self.settings = before;
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    /// Opens (or, when empty, closes) the debug log file of the settings.
+    pub(super) fn open_log_file(&mut self) -> Result<(), OptionError> {
+        let path = &self.settings.log_file;
+        logging::set_log_file(path)
+            .map_err(|e| OptionError::Refused(format!("cannot open log file '{path}': {e}")))
+    }
+
+    /// Gives the table the size of the settings; it starts empty. Refused, keeping the old
+    /// table, when the system has less memory available or the allocation fails.
+    pub(super) fn resize_hash(&mut self) -> Result<(), OptionError> {
+        let mib = self.settings.hash_mib;
+        let keeping = self.table.bytes() >> 20;
+        if let Some(available) = available_memory_mib()
+            && mib > available
+        {
+            return Err(OptionError::Refused(format!(
+                "Hash {mib} MiB refused: only {available} MiB of memory available; keeping {keeping} MiB"
+            )));
+        }
+        let Some(table) = Arc::get_mut(&mut self.table) else {
+            return Err(OptionError::Refused(
+                "Hash refused: the table is in use".to_string(),
+            ));
+        };
+        table
+            .resize(mib)
+            .map_err(|e| OptionError::Refused(format!("{e}; keeping {keeping} MiB")))
+    }
+
+    /// Empties the table.
+    pub fn clear_hash(&mut self) {
+        self.table.clear();
+    }
+
+    /// Puts the position's castling notation in line with the settings.
+    pub(super) fn sync_castling_mode(&mut self) {
+        let mode = self.castling_mode();
+        self.position.set_castling_mode(mode);
+    }
+
+    /// A new game: empty table, start position. Refused while a search runs.
+    pub fn new_game(&mut self) -> Result<(), Busy> {
+        if self.is_searching() {
+            return Err(Busy);
+        }
+        self.table.clear();
+        self.position = Position::startpos();
+        self.sync_castling_mode();
+        Ok(())
+    }
+
+    /// Starts searching the current position under `limits` on a thread of its own;
+    /// `reporter` hears every line and, last, the result. A search still running is
+    /// stopped first (its reporter hears its result). Fails only when no thread can be
+    /// started; then nothing was reported.
+    pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter>) -> std::io::Result<()> {
+        self.stop();
+        let signals = Arc::new(Signals::default());
+        signals.pondering.store(limits.ponder, Relaxed);
+        self.signals = Arc::clone(&signals);
+        let table = Arc::clone(&self.table);
+        let options = self.settings.search_options();
+        let pos = self.position.clone();
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || {
+                let result = search(&pos, &limits, &options, &table, &signals, &*reporter);
+                signals.done.store(true, Relaxed);
+                reporter.finished(&result);
+            });
+        match spawned {
+            Ok(handle) => {
+                self.searching = Some(handle);
+                Ok(())
+            }
+            Err(e) => {
+                self.signals.done.store(true, Relaxed);
+                Err(e)
+            }
+        }
+    }
+
+    /// Stops a running search and waits until its result has been reported.
+    pub fn stop(&mut self) {
+        self.signals.stop.store(true, Relaxed);
+        self.wait();
+    }
+
+    /// Waits until the search ends by itself and its result has been reported (a search
+    /// with no limit ends only on [`Engine::stop`] from another thread).
+    pub fn wait(&mut self) {
+        if let Some(handle) = self.searching.take() {
+            let _ = handle.join();
+        }
+    }
+
+    /// The opponent played the move being pondered: the search goes on under its clock.
+    pub fn ponderhit(&self) {
+        self.signals.ponder_hit();
+    }
+
+    /// Whether a search runs that has not yet reported its result. A finished search
+    /// thread is joined here.
+    pub fn is_searching(&mut self) -> bool {
+        if self.searching.is_some()
+            && self.signals.done.load(Relaxed)
+            && let Some(handle) = self.searching.take()
+        {
+            let _ = handle.join();
+        }
+        self.searching.is_some()
+    }
+
+    /// Perft divide of the current position: one line per move, then the total.
+    pub fn perft_divide(&mut self, depth: u32) -> Result<Vec<String>, Busy> {
+        if self.is_searching() {
+            return Err(Busy);
+        }
+        let mut pos = self.position.clone();
+        Ok(divide_report(&mut pos, depth, None).0)
+    }
+
+    /// The static evaluation of the current position, term by term.
+    pub fn eval_trace(&self) -> (i32, Trace) {
+        trace(self.position.chess())
+    }
+
+    /// The bench at `depth`; `progress` hears each position's node count.
+    pub fn bench(
+        &mut self,
+        depth: u32,
+        progress: impl FnMut(usize, &str, u64),
+    ) -> Result<BenchResult, Busy> {
+        if self.is_searching() {
+            return Err(Busy);
+        }
+        Ok(bench::run(depth, progress))
+    }
+}
+
+/// Memory the system could give us now, in MiB (Linux `MemAvailable`), if known.
+fn available_memory_mib() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}

@@ -1,0 +1,317 @@
+//! The one table of engine options. Each entry gives the option's name, its kind with the
+//! default and range, where its value is kept in [`Settings`], and, when setting it does
+//! more than keep a value, the effect on the engine. The UCI `uci` listing prints this
+//! table, `setoption` reads values through it, and tests and fuzzers take names from it.
+//!
+//! Adding an option is one entry in [`OPTIONS`] (and the field it writes, if new).
+
+use std::time::Duration;
+
+use super::facade::Engine;
+use super::search::SearchOptions;
+
+/// How an option is set, with its default and range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// On or off.
+    Check {
+        /// Value at start.
+        default: bool,
+    },
+    /// A whole number in a range.
+    Spin {
+        /// Value at start.
+        default: i64,
+        /// Least value accepted.
+        min: i64,
+        /// Greatest value accepted.
+        max: i64,
+    },
+    /// An action without a value.
+    Button,
+    /// Free text (`<empty>` stands for the empty string).
+    String {
+        /// Value at start.
+        default: &'static str,
+    },
+}
+
+/// A value parsed for its option's kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionValue {
+    /// A check option's value.
+    Check(bool),
+    /// A spin option's value, inside its range.
+    Spin(i64),
+    /// A button was pressed.
+    Press,
+    /// A string option's value.
+    Text(String),
+}
+
+impl OptionValue {
+    fn check(&self) -> bool {
+        matches!(self, OptionValue::Check(true))
+    }
+
+    fn spin(&self) -> i64 {
+        match self {
+            OptionValue::Spin(n) => *n,
+            _ => 0,
+        }
+    }
+
+    fn text(&self) -> &str {
+        match self {
+            OptionValue::Text(text) => text,
+            _ => "",
+        }
+    }
+}
+
+/// Why an option was not set. The message names the option as the caller spelled it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionError {
+    /// No option has this name.
+    Unknown(String),
+    /// A search is running; options change only between searches.
+    Busy(String),
+    /// The value does not fit the option's kind or range.
+    Invalid(String),
+    /// The value was valid but could not be applied; the old value stays.
+    Refused(String),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Unknown(name) => write!(f, "unknown option: {name}"),
+            OptionError::Busy(name) => write!(f, "option {name} refused: a search is running"),
+            OptionError::Invalid(text) | OptionError::Refused(text) => f.write_str(text),
+        }
+    }
+}
+
+impl std::error::Error for OptionError {}
+
+impl OptionKind {
+    /// The default as a value (buttons have none).
+    pub fn default_value(self) -> Option<OptionValue> {
+        match self {
+            OptionKind::Check { default } => Some(OptionValue::Check(default)),
+            OptionKind::Spin { default, .. } => Some(OptionValue::Spin(default)),
+            OptionKind::Button => None,
+            OptionKind::String { default } => Some(OptionValue::Text(default.to_string())),
+        }
+    }
+
+    /// Reads `value` for an option of this kind that the caller called `name`.
+    pub fn parse(self, name: &str, value: &str) -> Result<OptionValue, OptionError> {
+        match self {
+            OptionKind::Check { .. } => match value.to_ascii_lowercase().as_str() {
+                "true" => Ok(OptionValue::Check(true)),
+                "false" => Ok(OptionValue::Check(false)),
+                _ => Err(OptionError::Invalid(format!(
+                    "option {name}: value must be true or false, got '{value}'"
+                ))),
+            },
+            OptionKind::Spin { min, max, .. } => match value.parse::<u64>() {
+                Ok(v) if (min as u64..=max as u64).contains(&v) => Ok(OptionValue::Spin(v as i64)),
+                _ => Err(OptionError::Invalid(format!(
+                    "option {name}: value must be a number from {min} to {max}, got '{value}'"
+                ))),
+            },
+            OptionKind::Button => Ok(OptionValue::Press),
+            OptionKind::String { .. } => Ok(OptionValue::Text(if value == "<empty>" {
+                String::new()
+            } else {
+                value.to_string()
+            })),
+        }
+    }
+}
+
+/// Every option's current value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// File that debug logs are appended to; empty for none.
+    pub log_file: String,
+    /// Search threads.
+    pub threads: usize,
+    /// Transposition table size in MiB.
+    pub hash_mib: usize,
+    /// Whether the GUI may send `go ponder`.
+    pub ponder: bool,
+    /// Principal variations reported.
+    pub multi_pv: usize,
+    /// Milliseconds kept back per move for GUI and network delays.
+    pub move_overhead_ms: u64,
+    /// Chess960 castling notation in and out.
+    pub chess960: bool,
+}
+
+impl Default for Settings {
+    /// Every option at the default its entry in [`OPTIONS`] declares.
+    fn default() -> Settings {
+        let mut settings = Settings {
+            log_file: String::new(),
+            threads: 0,
+            hash_mib: 0,
+            ponder: false,
+            multi_pv: 0,
+            move_overhead_ms: 0,
+            chess960: false,
+        };
+        for option in &OPTIONS {
+            if let Some(value) = option.kind.default_value() {
+                (option.store)(&mut settings, &value);
+            }
+        }
+        settings
+    }
+}
+
+impl Settings {
+    /// The settings a search reads.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            multi_pv: self.multi_pv,
+            move_overhead: Duration::from_millis(self.move_overhead_ms),
+        }
+    }
+}
+
+/// What setting an option does to the engine beyond keeping its value.
+pub type Effect = fn(&mut Engine) -> Result<(), OptionError>;
+
+/// One engine option.
+pub struct EngineOption {
+    /// The name, as `uci` lists it (matched without regard to case).
+    pub name: &'static str,
+    /// Kind, default and range.
+    pub kind: OptionKind,
+    /// Keeps a value in the settings.
+    store: fn(&mut Settings, &OptionValue),
+    /// What setting it does beyond keeping the value, after it is stored; on an error
+    /// the old settings are restored.
+    effect: Option<Effect>,
+}
+
+impl EngineOption {
+    /// Keeps `value` in `settings`.
+    pub(super) fn store(&self, settings: &mut Settings, value: &OptionValue) {
+        (self.store)(settings, value);
+    }
+
+    /// The effect of setting the option beyond keeping its value, if any.
+    pub(super) fn effect(&self) -> Option<Effect> {
+        self.effect
+    }
+}
+
+/// A button keeps no value.
+fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
+
+/// The options, in the order `uci` lists them.
+pub static OPTIONS: [EngineOption; 8] = [
+    EngineOption {
+        name: "Debug Log File",
+        kind: OptionKind::String { default: "" },
+        store: |s, v| s.log_file = v.text().to_string(),
+        effect: Some(Engine::open_log_file),
+    },
+    EngineOption {
+        name: "Threads",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        store: |s, v| s.threads = v.spin() as usize,
+        effect: None,
+    },
+    EngineOption {
+        name: "Hash",
+        kind: OptionKind::Spin {
+            default: 16,
+            min: 1,
+            max: 65_536,
+        },
+        store: |s, v| s.hash_mib = v.spin() as usize,
+        effect: Some(Engine::resize_hash),
+    },
+    EngineOption {
+        name: "Clear Hash",
+        kind: OptionKind::Button,
+        store: keep_nothing,
+        effect: Some(|engine| {
+            engine.clear_hash();
+            Ok(())
+        }),
+    },
+    EngineOption {
+        name: "Ponder",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.ponder = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "MultiPV",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 256,
+        },
+        store: |s, v| s.multi_pv = v.spin() as usize,
+        effect: None,
+    },
+    EngineOption {
+        name: "Move Overhead",
+        kind: OptionKind::Spin {
+            default: 10,
+            min: 0,
+            max: 5000,
+        },
+        store: |s, v| s.move_overhead_ms = v.spin() as u64,
+        effect: None,
+    },
+    EngineOption {
+        name: "UCI_Chess960",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.chess960 = v.check(),
+        effect: Some(|engine| {
+            engine.sync_castling_mode();
+            Ok(())
+        }),
+    },
+];
+
+/// The option called `name`, ignoring case.
+pub fn find(name: &str) -> Option<&'static EngineOption> {
+    OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_fit_their_ranges_and_names_are_unique() {
+        for (i, option) in OPTIONS.iter().enumerate() {
+            if let OptionKind::Spin { default, min, max } = option.kind {
+                assert!(min <= default && default <= max, "{}", option.name);
+            }
+            assert!(
+                OPTIONS[..i]
+                    .iter()
+                    .all(|o| !o.name.eq_ignore_ascii_case(option.name)),
+                "{} twice",
+                option.name
+            );
+        }
+        let settings = Settings::default();
+        assert_eq!((settings.threads, settings.hash_mib), (1, 16));
+        assert_eq!((settings.multi_pv, settings.move_overhead_ms), (1, 10));
+    }
+}

@@ -1,0 +1,323 @@
+//! Inner nodes: principal variation search with its pruning, extension and reduction rules
+//! in the order a node meets them, then quiescence. The numbers are in [`super::params`].
+
+use arrayvec::ArrayVec;
+use shakmaty::{Move, Position as _};
+
+use super::params::*;
+use super::{
+    BestSoFar, INFINITE, Improvement, MATE, MATE_BOUND, NO_EVAL, Worker, landing, score_from_tt,
+};
+use crate::engine::movepick::{MAX_PLY, MovePicker, is_tactical};
+use crate::engine::see::see_ge;
+use crate::engine::tt::Bound;
+use crate::hashing::TableKey;
+
+impl Worker<'_> {
+    /// Principal variation search of an inner node.
+    pub(super) fn search(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        cut: bool,
+    ) -> i32 {
+        if depth <= 0 {
+            return self.quiesce(alpha, beta, ply);
+        }
+        self.pv[ply].clear();
+        self.visit(ply);
+        if self.stopped() {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        if self.is_draw(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.board.evaluate();
+        }
+        // Mate distance pruning: no line from here beats a mate already found nearer the root.
+        let alpha = alpha.max(-MATE + ply as i32);
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = TableKey::from(self.board.key());
+        let entry = self.table.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
+                return score;
+            }
+        }
+        // Moves only once the table could not settle the node.
+        let moves = self.board.legal_moves();
+        let tt_move = entry.and_then(|e| e.mv.find(&moves));
+
+        let in_check = self.board.chess().is_check();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let eval = if in_check {
+            -INFINITE
+        } else {
+            match entry {
+                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
+                _ => self.board.evaluate(),
+            }
+        };
+        self.frames[ply].eval = eval;
+        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+
+        if !pv_node && !in_check {
+            // Reverse futility: far enough above beta that a shallow search will not fall.
+            if depth <= RFP_MAX_DEPTH
+                && eval - RFP_MARGIN * depth + RFP_IMPROVING * i32::from(improving) >= beta
+            {
+                return eval;
+            }
+            // Null move: if passing still fails high, a real move will too. Not with only
+            // pawns left (zugzwang), nor twice in a row.
+            if depth >= NMP_MIN_DEPTH
+                && eval >= beta
+                && !self.frames[ply - 1].null_move
+                && self.has_pieces()
+                && self.board.do_null()
+            {
+                let r = NMP_BASE_REDUCTION
+                    + depth / NMP_DEPTH_DIVISOR
+                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                self.frames[ply].null_move = true;
+                self.frames[ply].moved = None;
+                let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
+                self.frames[ply].null_move = false;
+                self.board.undo_null();
+                if self.stopped() {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        // Internal iterative reduction: no table move to guide a deep node, so search it a
+        // little shallower.
+        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let previous = self.frames[ply - 1].moved;
+        let picker = MovePicker::new(
+            self.board.chess(),
+            &moves,
+            tt_move,
+            &self.heuristics,
+            ply,
+            previous,
+        );
+        let side = self.board.turn();
+        let mut best = BestSoFar::new(-INFINITE, alpha, beta);
+        let mut searched = 0;
+        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+
+        for picked in picker {
+            let mv = picked.mv;
+            let quiet = !is_tactical(mv);
+            if best.score > -MATE_BOUND && searched > 0 {
+                // Late move pruning: enough quiet moves tried at a shallow node.
+                if quiet
+                    && depth <= LMP_MAX_DEPTH
+                    && quiets.len() as i32
+                        >= (LMP_BASE + depth * depth) / (2 - i32::from(improving))
+                {
+                    continue;
+                }
+                // Futility: a quiet move cannot lift a hopeless static eval past alpha.
+                if quiet
+                    && !in_check
+                    && depth <= FUTILITY_MAX_DEPTH
+                    && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= best.alpha
+                {
+                    continue;
+                }
+                // SEE pruning: a losing capture at a shallow node.
+                if !quiet
+                    && depth <= SEE_PRUNE_MAX_DEPTH
+                    && picked.losing_capture
+                    && !see_ge(self.board.chess(), mv, -SEE_PRUNE_MARGIN * depth)
+                {
+                    continue;
+                }
+            }
+
+            self.frames[ply].moved = Some(landing(&self.board, mv));
+            self.board.do_move(mv, self.table);
+            let gives_check = self.board.chess().is_check();
+            // Check extension.
+            let new_depth = depth - 1 + i32::from(gives_check);
+            searched += 1;
+            let alpha = best.alpha;
+            let mut score;
+            if searched == 1 {
+                score = -self.search(-beta, -alpha, new_depth, ply + 1, !pv_node && !cut);
+            } else {
+                // Late move reductions for quiet moves after the first few.
+                let mut r = 0;
+                if depth >= LMR_MIN_DEPTH && quiet && searched > 1 + usize::from(pv_node) {
+                    r = self.reductions.get(depth, searched);
+                    r -= i32::from(pv_node);
+                    r -= i32::from(gives_check);
+                    r += i32::from(cut);
+                    r += i32::from(!improving);
+                    r -= (self.heuristics.history(side, mv) / LMR_HISTORY_DIVISOR)
+                        .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                    r = r.clamp(0, new_depth - 1);
+                }
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, ply + 1, !cut);
+                }
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
+                }
+            }
+            self.board.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+
+            let improvement = best.update(mv, score);
+            if improvement != Improvement::None && pv_node {
+                let (head, tail) = self.pv.split_at_mut(ply + 1);
+                let line = &mut head[ply];
+                line.clear();
+                line.push(mv);
+                line.extend(tail[0].iter().copied());
+            }
+            if improvement == Improvement::Cutoff {
+                if quiet {
+                    self.heuristics
+                        .reward(side, ply, depth, mv, &quiets, previous);
+                }
+                break;
+            }
+            if quiet && quiets.len() < quiets.capacity() {
+                quiets.push(mv);
+            }
+        }
+
+        let bound = Bound::of(best.score, alpha, beta);
+        let stored_eval = if in_check { NO_EVAL } else { eval as i16 };
+        self.store(key, best.mv, best.score, stored_eval, depth, bound, ply);
+        best.score
+    }
+
+    /// Quiescence search: captures and promotions until the position is quiet (all moves
+    /// when in check), standing pat on the static evaluation.
+    pub(super) fn quiesce(&mut self, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv[ply].clear();
+        self.visit(ply);
+        if self.stopped() {
+            return 0;
+        }
+        let chess = self.board.chess();
+        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.board.evaluate();
+        }
+        let key = TableKey::from(self.board.key());
+        let entry = self.table.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            if e.bound.cuts(score, alpha, beta) {
+                return score;
+            }
+        }
+        let in_check = chess.is_check();
+        let moves = chess.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let (eval, mut best) = if in_check {
+            (NO_EVAL, BestSoFar::new(-INFINITE, alpha, beta))
+        } else {
+            let eval = match entry {
+                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
+                _ => self.board.evaluate(),
+            };
+            // Stand pat: the side to move need not capture.
+            if eval >= beta {
+                return eval;
+            }
+            (eval as i16, BestSoFar::new(eval, alpha.max(eval), beta))
+        };
+        let picker = MovePicker::tactical(self.board.chess(), &moves, in_check);
+        for picked in picker {
+            let mv = picked.mv;
+            // Skip captures that lose material in the exchange.
+            if !in_check && !see_ge(self.board.chess(), mv, QS_SEE_THRESHOLD) {
+                continue;
+            }
+            self.board.do_move(mv, self.table);
+            let score = -self.quiesce(-beta, -best.alpha, ply + 1);
+            self.board.undo_move();
+            if self.stopped() {
+                return 0;
+            }
+            if best.update(mv, score) == Improvement::Cutoff {
+                break;
+            }
+        }
+        let bound = if best.score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Upper
+        };
+        self.store(key, best.mv, best.score, eval, 0, bound, ply);
+        best.score
+    }
+
+    /// Draw by the fifty-move rule, insufficient material or repetition. A repetition
+    /// inside the search counts at once; one reaching back into the game needs two.
+    fn is_draw(&self, ply: usize) -> bool {
+        let chess = self.board.chess();
+        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
+            return true;
+        }
+        let key = self.board.key();
+        let mut seen = 0;
+        for (i, k) in self
+            .board
+            .position()
+            .reversible_keys()
+            .enumerate()
+            .skip(1)
+            .step_by(2)
+        {
+            if k == key {
+                if i < ply {
+                    return true;
+                }
+                seen += 1;
+                if seen >= 2 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Whether the side to move has a piece other than pawns and king.
+    fn has_pieces(&self) -> bool {
+        let board = self.board.chess().board();
+        let us = board.by_color(self.board.turn());
+        (us & !board.pawns() & !board.kings()).any()
+    }
+}

@@ -1,0 +1,148 @@
+//! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, and the `d` and
+//! `eval` tables.
+
+use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
+
+use crate::chess::Position;
+use crate::engine::eval::hce::{Score, Trace};
+use crate::engine::search::{Line, MATE, MATE_BOUND, SearchResult};
+use crate::engine::tt::Bound;
+use crate::engine::{NAME, OPTIONS, OptionKind};
+
+/// Sent in `id author`.
+const AUTHOR: &str = "the Rookery developers";
+
+/// The answer to `uci`: `id` lines, one `option` line per engine option, `uciok`.
+pub fn handshake() -> Vec<String> {
+    let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];
+    for option in &OPTIONS {
+        let name = option.name;
+        lines.push(match option.kind {
+            OptionKind::Check { default } => {
+                format!("option name {name} type check default {default}")
+            }
+            OptionKind::Spin { default, min, max } => {
+                format!("option name {name} type spin default {default} min {min} max {max}")
+            }
+            OptionKind::Button => format!("option name {name} type button"),
+            OptionKind::String { default } => format!(
+                "option name {name} type string default {}",
+                if default.is_empty() {
+                    "<empty>"
+                } else {
+                    default
+                }
+            ),
+        });
+    }
+    lines.push("uciok".to_string());
+    lines
+}
+
+/// A score as UCI `cp N` or `mate N` (moves, negative when being mated).
+pub fn score(score: i32) -> String {
+    if score.abs() >= MATE_BOUND {
+        let moves = (MATE - score.abs() + 1) / 2;
+        format!("mate {}", if score > 0 { moves } else { -moves })
+    } else {
+        format!("cp {score}")
+    }
+}
+
+/// One `info` line for a reported variation.
+pub fn info(line: &Line, mode: CastlingMode) -> String {
+    let ms = line.time.as_millis().max(1) as u64;
+    let nps = line.nodes * 1000 / ms;
+    let bound = match line.bound {
+        Some(Bound::Lower) => " lowerbound",
+        Some(Bound::Upper) => " upperbound",
+        _ => "",
+    };
+    let pv: Vec<String> = line
+        .pv
+        .iter()
+        .map(|mv| mv.to_uci(mode).to_string())
+        .collect();
+    let pv = if pv.is_empty() {
+        String::new()
+    } else {
+        format!(" pv {}", pv.join(" "))
+    };
+    format!(
+        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {}{pv}",
+        line.depth,
+        line.seldepth,
+        line.multipv,
+        score(line.score),
+        line.nodes,
+        line.hashfull,
+        line.tb_hits,
+        line.time.as_millis(),
+    )
+}
+
+/// The `bestmove` line of a finished search.
+pub fn bestmove(result: &SearchResult, mode: CastlingMode) -> String {
+    match (result.best, result.ponder) {
+        (None, _) => "bestmove (none)".to_string(),
+        (Some(best), Some(ponder)) => format!(
+            "bestmove {} ponder {}",
+            best.to_uci(mode),
+            ponder.to_uci(mode)
+        ),
+        (Some(best), None) => format!("bestmove {}", best.to_uci(mode)),
+    }
+}
+
+/// The `d` command: the board, its FEN, key and checkers.
+pub fn board(position: &Position) -> Vec<String> {
+    let board = position.chess().board();
+    let mut out = String::from("\n +---+---+---+---+---+---+---+---+\n");
+    for rank in (0..8).rev() {
+        for file in 0..8 {
+            let sq = Square::from_coords(File::new(file), Rank::new(rank));
+            let c = board.piece_at(sq).map_or(' ', |p| p.char());
+            out.push_str(&format!(" | {c}"));
+        }
+        out.push_str(&format!(
+            " | {}\n +---+---+---+---+---+---+---+---+\n",
+            rank + 1
+        ));
+    }
+    out.push_str("   a   b   c   d   e   f   g   h\n");
+    let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
+    lines.push(format!("Fen: {}", position.fen()));
+    lines.push(format!("Key: {:016X}", position.key().bits()));
+    let checkers: Vec<String> = position
+        .chess()
+        .checkers()
+        .into_iter()
+        .map(|sq| sq.to_string())
+        .collect();
+    lines.push(format!("Checkers: {}", checkers.join(" ")));
+    lines
+}
+
+/// The `eval` command: every term for both sides, the phase and the total.
+pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
+    let mut lines = vec![
+        "      Term    |    White    |    Black    |    Total   ".to_string(),
+        "              |   MG    EG  |   MG    EG  |   MG    EG ".to_string(),
+        " -------------+-------------+-------------+------------".to_string(),
+    ];
+    let cell = |s: Score| format!("{:5} {:5}", s.mg, s.eg);
+    for (name, white, black) in &trace.terms {
+        lines.push(format!(
+            " {name:>12} | {} | {} | {}",
+            cell(*white),
+            cell(*black),
+            cell(*white - *black)
+        ));
+    }
+    lines.push(format!("Phase: {} of 24", trace.phase));
+    let white_view = if turn == Color::White { score } else { -score };
+    lines.push(format!(
+        "Final evaluation: {white_view} cp (white side), {score} cp for the side to move"
+    ));
+    lines
+}

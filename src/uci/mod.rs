@@ -1,0 +1,220 @@
+//! The UCI protocol over the [`Engine`] facade: reads command lines, dispatches them, and
+//! writes one line at a time through an [`Output`] (stdout, flushed, for a GUI).
+//!
+//! The input loop never waits for a search, so `isready` and `stop` are answered at any
+//! moment. Every `go` gets exactly one `bestmove`. Bad input is answered with an
+//! `info string` and never changes the engine's state.
+//!
+//! - [`parse`]: text to [`parse::Command`], no engine state.
+//! - [`format`]: engine facts to text.
+
+pub mod format;
+pub mod parse;
+
+use std::io::{self, BufRead, Write};
+use std::sync::Arc;
+
+use shakmaty::{CastlingMode, Position as _};
+use tracing::debug;
+
+use self::parse::{Command, parse_command};
+use crate::engine::search::{Line, Reporter, SearchResult};
+use crate::engine::{Busy, Engine, OptionError};
+
+/// Where protocol lines and progress notes go.
+pub trait Output: Send + Sync {
+    /// One protocol line (no newline).
+    fn line(&self, text: &str);
+    /// A progress note for people (bench progress), not part of the protocol.
+    fn progress(&self, text: &str);
+}
+
+/// Protocol lines to stdout, flushed one by one; progress to stderr.
+pub struct Stdout;
+
+impl Output for Stdout {
+    fn line(&self, text: &str) {
+        let mut out = io::stdout().lock();
+        // A closed stdout (the GUI went away) is not ours to panic over.
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+
+    fn progress(&self, text: &str) {
+        eprintln!("{text}");
+    }
+}
+
+/// Sends one protocol line, logging it at debug level.
+fn send(out: &dyn Output, text: &str) {
+    debug!(target: "uci", ">> {text}");
+    out.line(text);
+}
+
+/// Hears a search: `info` lines, then `bestmove`.
+struct UciReporter {
+    out: Arc<dyn Output>,
+    mode: CastlingMode,
+}
+
+impl Reporter for UciReporter {
+    fn line(&self, line: &Line) {
+        send(&*self.out, &format::info(line, self.mode));
+    }
+
+    fn finished(&self, result: &SearchResult) {
+        send(&*self.out, &format::bestmove(result, self.mode));
+    }
+}
+
+/// A UCI session: the engine and where its answers go.
+pub struct Uci {
+    engine: Engine,
+    out: Arc<dyn Output>,
+}
+
+/// Runs the engine on stdin and stdout until `quit` or end of input.
+pub fn run_stdio() {
+    let mut session = Uci::new(Engine::new(), Arc::new(Stdout));
+    session.run(io::stdin().lock());
+}
+
+impl Uci {
+    /// A session driving `engine`, answering through `out`.
+    pub fn new(engine: Engine, out: Arc<dyn Output>) -> Uci {
+        Uci { engine, out }
+    }
+
+    /// The engine behind the session.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Reads commands until `quit` or the end of `input`, then stops any search (its
+    /// `bestmove` still goes out). Lines need not be valid UTF-8.
+    pub fn run(&mut self, mut input: impl BufRead) {
+        let mut buffer = Vec::new();
+        loop {
+            buffer.clear();
+            match input.read_until(b'\n', &mut buffer) {
+                Ok(0) | Err(_) => break, // end of input: as `quit`
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buffer);
+            if !self.handle(&line) {
+                break;
+            }
+        }
+        self.engine.stop();
+    }
+
+    fn send(&self, text: &str) {
+        send(&*self.out, text);
+    }
+
+    fn info(&self, text: &str) {
+        self.send(&format!("info string {text}"));
+    }
+
+    fn refused(&self, command: &str, _: Busy) {
+        self.info(&format!(
+            "{command} refused: a search is running (send stop first)"
+        ));
+    }
+
+    /// Handles one command line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        debug!(target: "uci", "<< {}", line.trim());
+        match parse_command(line) {
+            Command::Empty => {}
+            Command::Uci => {
+                for text in format::handshake() {
+                    self.send(&text);
+                }
+            }
+            Command::IsReady => self.send("readyok"),
+            Command::Debug(on) => self.engine.set_debug(on),
+            Command::SetOption(Err(e)) => self.info(&e),
+            Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
+                Ok(()) => {}
+                Err(OptionError::Busy(name)) => self.refused(&format!("setoption {name}"), Busy),
+                Err(e) => self.info(&e.to_string()),
+            },
+            Command::NewGame => {
+                if let Err(busy) = self.engine.new_game() {
+                    self.refused("ucinewgame", busy);
+                }
+            }
+            Command::Position(spec) => {
+                match spec.and_then(|spec| spec.build(self.engine.settings().chess960)) {
+                    Ok(pos) => self.engine.set_position(pos),
+                    Err(e) => self.info(&format!("{e}; position unchanged")),
+                }
+            }
+            Command::Go(spec) => {
+                // A `go` while searching: the old search sends its bestmove first.
+                self.engine.stop();
+                let out = Arc::clone(&self.out);
+                let limits = spec.resolve(self.engine.position(), |warning| {
+                    send(&*out, &format!("info string {warning}"));
+                });
+                let reporter = Arc::new(UciReporter {
+                    out,
+                    mode: self.engine.position().castling_mode(),
+                });
+                if let Err(e) = self.engine.go(limits, reporter) {
+                    self.info(&format!("cannot start the search thread: {e}"));
+                    self.send("bestmove (none)");
+                }
+            }
+            Command::Perft(Err(e)) => self.info(&e),
+            Command::Perft(Ok(depth)) => match self.engine.perft_divide(depth) {
+                Ok(lines) => {
+                    for text in lines {
+                        self.send(&text);
+                    }
+                }
+                Err(busy) => self.refused("go perft", busy),
+            },
+            Command::Stop => self.engine.stop(),
+            Command::PonderHit => self.engine.ponderhit(),
+            Command::Quit => return false,
+            Command::Display => {
+                for text in format::board(self.engine.position()) {
+                    self.send(&text);
+                }
+            }
+            Command::Eval => {
+                let (score, trace) = self.engine.eval_trace();
+                let turn = self.engine.position().chess().turn();
+                for text in format::eval_table(score, &trace, turn) {
+                    self.send(&text);
+                }
+            }
+            Command::Bench(depth) => self.bench(depth),
+            Command::Unknown(excerpt) => self.info(&format!("unknown command: {excerpt}")),
+        }
+        true
+    }
+
+    fn bench(&mut self, depth: Result<u32, String>) {
+        // Refused while searching before the depth is looked at, as before.
+        if self.engine.is_searching() {
+            self.refused("bench", Busy);
+            return;
+        }
+        let depth = match depth {
+            Ok(depth) => depth,
+            Err(e) => return self.info(&e),
+        };
+        let out = Arc::clone(&self.out);
+        let count = crate::engine::bench::POSITIONS.len();
+        let result = self.engine.bench(depth, |i, fen, nodes| {
+            out.progress(&format!("position {i:2}/{count}: {nodes:>10} nodes  {fen}"));
+        });
+        match result {
+            Ok(result) => self.send(&format!("{} nodes {} nps", result.nodes, result.nps())),
+            Err(busy) => self.refused("bench", busy),
+        }
+    }
+}
