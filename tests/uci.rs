@@ -5,7 +5,7 @@ mod common;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use common::uci_client::{Engine, WAIT, assert_legal_output, bestmove, scores};
+use common::uci_client::{Engine, WAIT, check_answer, scores};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
@@ -62,7 +62,7 @@ fn go_depth_reports_a_score_then_one_legal_bestmove() {
     for mv in ["e2e4", "e7e5", "g1f3"] {
         pos.push_uci(mv).unwrap();
     }
-    assert_legal_output(&pos, &lines);
+    check_answer(&pos, &lines);
     // Nothing more follows the bestmove.
     e.send("isready");
     assert_eq!(e.until(WAIT, |l| l == "readyok"), vec!["readyok"]);
@@ -85,7 +85,7 @@ fn isready_and_stop_during_an_infinite_search() {
     assert!(!lines.iter().any(|l| l.starts_with("bestmove")));
     e.send("stop");
     lines.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
-    assert_legal_output(&Position::startpos(), &lines);
+    check_answer(&Position::startpos(), &lines);
     assert!(
         !scores(&lines).is_empty(),
         "a scored info before the bestmove"
@@ -114,8 +114,10 @@ fn infinite_and_ponder_wait_for_release_even_after_a_mate() {
         "{early:#?}"
     );
     e.send("stop");
-    let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
-    assert_eq!(bestmove(&lines).0, "d1d8");
+    let mut lines = early;
+    lines.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
+    let pos = Position::from_fen(mate_in_one, false).unwrap();
+    assert_eq!(check_answer(&pos, &lines).0, "d1d8");
 
     e.send("go ponder wtime 1000 btime 1000");
     let early = e.quiet_for(Duration::from_millis(700));
@@ -124,8 +126,9 @@ fn infinite_and_ponder_wait_for_release_even_after_a_mate() {
         "{early:#?}"
     );
     e.send("ponderhit");
-    let lines = e.until(Duration::from_secs(2), |l| l.starts_with("bestmove"));
-    assert_eq!(bestmove(&lines).0, "d1d8");
+    let mut lines = early;
+    lines.extend(e.until(Duration::from_secs(2), |l| l.starts_with("bestmove")));
+    assert_eq!(check_answer(&pos, &lines).0, "d1d8");
 }
 
 #[test]
@@ -159,10 +162,10 @@ fn mates_are_found_and_scored_in_moves() {
             "{fen}: {lines:#?}"
         );
         let pos = Position::from_fen(fen, false).unwrap();
-        assert_legal_output(&pos, &lines);
+        let (best, _) = check_answer(&pos, &lines);
         if moves == 1 {
             let mut after = pos.clone();
-            after.push_uci(&bestmove(&lines).0).unwrap();
+            after.push_uci(&best).unwrap();
             assert!(shakmaty::Position::is_checkmate(after.chess()), "{fen}");
         }
     }
@@ -170,19 +173,24 @@ fn mates_are_found_and_scored_in_moves() {
     e.send(&format!("position fen {MATE_IN_2}"));
     let lines = e.go("mate 2");
     assert_eq!(scores(&lines).pop().unwrap(), "mate 2");
-    assert_eq!(bestmove(&lines).0, "d2h6");
+    let pos = Position::from_fen(MATE_IN_2, false).unwrap();
+    assert_eq!(check_answer(&pos, &lines).0, "d2h6");
 }
 
 #[test]
 fn checkmated_and_stalemated_roots_answer_bestmove_none() {
     let mut e = Engine::start();
-    e.send("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1");
+    let mated = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+    e.send(&format!("position fen {mated}"));
     let lines = e.go("depth 5");
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    check_answer(&Position::from_fen(mated, false).unwrap(), &lines);
     assert_eq!(scores(&lines), vec!["mate 0"]);
-    e.send("position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    e.send(&format!("position fen {stalemate}"));
     let lines = e.go("wtime 1000 btime 1000");
     assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    check_answer(&Position::from_fen(stalemate, false).unwrap(), &lines);
     assert_eq!(scores(&lines), vec!["cp 0"]);
 }
 
@@ -192,18 +200,18 @@ fn repetition_draw_taken_when_behind_avoided_when_ahead() {
     // White has an extra queen; the knights shuffle f3-h4 and f6-h5.
     let start = "6k1/8/5n2/8/8/5N2/8/Q5K1 w - - 0 1";
     // Black to move can repeat the start position a third time: a draw, which it takes.
-    e.send(&format!(
-        "position fen {start} moves f3h4 f6h5 h4f3 h5f6 f3h4 f6h5 h4f3"
-    ));
+    let moves = "f3h4 f6h5 h4f3 h5f6 f3h4 f6h5 h4f3";
+    e.send(&format!("position fen {start} moves {moves}"));
     let lines = e.go("depth 8");
-    assert_eq!(bestmove(&lines).0, "h5f6", "{lines:#?}");
+    let pos = played(start, moves);
+    assert_eq!(check_answer(&pos, &lines).0, "h5f6", "{lines:#?}");
     assert_eq!(scores(&lines).pop().unwrap(), "cp 0");
     // White to move: h4f3 would let black repeat for a draw, so white, ahead, avoids it.
-    e.send(&format!(
-        "position fen {start} moves f3h4 f6h5 h4f3 h5f6 f3h4 f6h5"
-    ));
+    let moves = "f3h4 f6h5 h4f3 h5f6 f3h4 f6h5";
+    e.send(&format!("position fen {start} moves {moves}"));
     let lines = e.go("depth 8");
-    assert_ne!(bestmove(&lines).0, "h4f3", "{lines:#?}");
+    let pos = played(start, moves);
+    assert_ne!(check_answer(&pos, &lines).0, "h4f3", "{lines:#?}");
 }
 
 #[test]
@@ -238,7 +246,7 @@ fn no_illegal_bestmove_over_random_positions() {
             !scores(&lines).is_empty(),
             "a scored info before bestmove: {lines:#?}"
         );
-        assert_legal_output(&pos, &lines);
+        check_answer(&pos, &lines);
         searched += 1;
     }
     assert!(searched >= 10);
@@ -250,11 +258,13 @@ fn castling_notation_follows_uci_chess960() {
     let fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
     e.send(&format!("position fen {fen}"));
     let lines = e.go("depth 2 searchmoves e1g1");
-    assert_eq!(bestmove(&lines).0, "e1g1");
+    let pos = Position::from_fen(fen, false).unwrap();
+    assert_eq!(check_answer(&pos, &lines).0, "e1g1");
     e.send("setoption name UCI_Chess960 value true");
     e.send(&format!("position fen {fen}"));
     let lines = e.go("depth 2 searchmoves e1h1");
-    assert_eq!(bestmove(&lines).0, "e1h1");
+    let pos = Position::from_fen(fen, true).unwrap();
+    assert_eq!(check_answer(&pos, &lines).0, "e1h1");
     // A move list in Chess960 notation is read in it too.
     e.send(&format!("position fen {fen} moves e1h1 e8a8"));
     e.send("d");
@@ -303,14 +313,11 @@ fn multipv_lines_come_best_first() {
                 .to_string(),
         );
     }
+    let best = first_moves[0].clone();
+    first_moves.sort();
     first_moves.dedup();
     assert_eq!(first_moves.len(), 3, "three different root moves");
-    assert!(
-        lines
-            .last()
-            .unwrap()
-            .starts_with(&format!("bestmove {}", first_moves[0]))
-    );
+    assert_eq!(check_answer(&Position::startpos(), &lines).0, best);
 }
 
 #[test]
@@ -325,9 +332,9 @@ fn two_threads_search_and_stop() {
     let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
     let mut pos = Position::startpos();
     pos.push_uci("d2d4").unwrap();
-    assert_legal_output(&pos, &lines);
+    check_answer(&pos, &lines);
     let lines = e.go("depth 8");
-    assert_legal_output(&pos, &lines);
+    check_answer(&pos, &lines);
     e.ready();
 }
 
@@ -369,7 +376,7 @@ fn bad_input_is_reported_and_leaves_the_engine_usable() {
     let lines = e.go("depth 3");
     let mut pos = Position::startpos();
     pos.push_uci("e2e4").unwrap();
-    assert_legal_output(&pos, &lines);
+    check_answer(&pos, &lines);
 }
 
 #[test]
@@ -407,7 +414,7 @@ fn tiny_clocks_and_limits_answer_at_once() {
             asked.elapsed()
         );
         assert!(!scores(&lines).is_empty(), "{limit}");
-        assert_legal_output(&pos, &lines);
+        check_answer(&pos, &lines);
     }
 }
 
@@ -499,7 +506,16 @@ fn new_game_debug_movestogo_and_clear_hash() {
         "{:?}",
         asked.elapsed()
     );
-    assert_legal_output(&Position::startpos(), &lines);
+    check_answer(&Position::startpos(), &lines);
     let lines = e.go("wtime 60000 btime 60000 winc 1000 binc 1000 movestogo 40 depth 5");
-    assert_legal_output(&Position::startpos(), &lines);
+    check_answer(&Position::startpos(), &lines);
+}
+
+/// The position after `moves` (UCI, space-separated) from `fen`.
+fn played(fen: &str, moves: &str) -> Position {
+    let mut pos = Position::from_fen(fen, false).unwrap();
+    for mv in moves.split_whitespace() {
+        pos.push_uci(mv).unwrap();
+    }
+    pos
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::uci_client::{Engine, WAIT, assert_legal_output, bestmove};
+use common::uci_client::{Engine, WAIT, check_answer};
 use rookery::chess::Position;
 
 /// The engine answers `isready`, shows its position with `d`, and searches it legally.
@@ -22,11 +22,8 @@ fn assert_usable(e: &mut Engine, context: &str) {
     let pos = Position::from_fen(&fen, true)
         .unwrap_or_else(|err| panic!("{context}: the engine's own FEN {fen}: {err}"));
     let lines = e.go("depth 3");
-    if pos.legal_moves().is_empty() {
-        assert_eq!(bestmove(&lines).0, "(none)", "{context}");
-    } else {
-        assert_legal_output(&pos, &lines);
-    }
+    let (best, _) = check_answer(&pos, &lines);
+    assert_eq!(best == "(none)", pos.legal_moves().is_empty(), "{context}");
 }
 
 /// Sends `line` and returns everything printed before the following `readyok`.
@@ -220,7 +217,7 @@ fn go_with_zero_negative_and_enormous_numbers() {
             "go {args}: {:?}",
             asked.elapsed()
         );
-        assert_legal_output(&pos, &lines);
+        check_answer(&pos, &lines);
         e.ready();
     }
     // Budgets too large to mean anything: the search runs until stopped, then answers.
@@ -238,7 +235,7 @@ fn go_with_zero_negative_and_enormous_numbers() {
         e.until(WAIT, |l| l == "readyok");
         e.send("stop");
         let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
-        assert_legal_output(&pos, &lines);
+        check_answer(&pos, &lines);
     }
     assert_usable(&mut e, "after the go tests");
 }
@@ -300,7 +297,7 @@ fn very_long_empty_and_windows_lines() {
     let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
     let mut pos = Position::startpos();
     pos.push_uci("e2e4").unwrap();
-    assert_legal_output(&pos, &lines);
+    check_answer(&pos, &lines);
     // A line without its newline at the end of a write is completed by the next write.
     e.send_raw(b"isre");
     std::thread::sleep(Duration::from_millis(50));
@@ -339,11 +336,11 @@ fn commands_during_a_search_get_one_bestmove_per_go() {
     e.send("go depth 2");
     let first = e.until(WAIT, |l| l.starts_with("bestmove"));
     let second = e.until(WAIT, |l| l.starts_with("bestmove"));
-    assert_legal_output(&Position::startpos(), &first);
+    check_answer(&Position::startpos(), &first);
     // `position` during the first search applied to the second.
     let mut pos = Position::startpos();
     pos.push_uci("e2e4").unwrap();
-    assert_legal_output(&pos, &second);
+    check_answer(&pos, &second);
     e.send("stop");
     assert!(e.quiet_for(Duration::from_millis(200)).is_empty());
     assert_usable(&mut e, "after commands during search");
@@ -362,10 +359,9 @@ fn stop_before_go_and_many_go_stop_cycles_with_threads() {
         // `stop` in the same write as `go`: it can arrive before the search has started.
         e.send_raw(b"go infinite\nstop\n");
         let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
-        assert_legal_output(&pos, &lines);
+        let (mv, _) = check_answer(&pos, &lines);
         if cycle % 20 == 19 {
             // Change the position, the threads and the table between searches.
-            let mv = bestmove(&lines).0;
             pos.push_uci(&mv).unwrap();
             e.send(&format!("position fen {} ", pos.fen()));
             e.send(&format!("setoption name Threads value {}", 1 + cycle % 4));
@@ -384,7 +380,7 @@ fn end_of_input_during_a_search_answers_and_exits() {
     std::thread::sleep(Duration::from_millis(200));
     e.close_input();
     let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
-    assert_legal_output(&Position::startpos(), &lines);
+    check_answer(&Position::startpos(), &lines);
     let status = e
         .wait_exit(Duration::from_secs(5))
         .expect("the engine exits");

@@ -9,6 +9,11 @@ use super::limits::Limits;
 
 /// Moves we plan for when the GUI does not say how many remain.
 const HORIZON_MOVES: u32 = 30;
+/// Clock never planned on, beyond the move overhead: a loaded machine can stall a process
+/// for tens of milliseconds between `go` and `bestmove`. With less than this left, the
+/// engine answers after its first iteration and lives on the increment until the clock
+/// has grown back.
+const STALL_RESERVE: Duration = Duration::from_millis(50);
 
 /// The time budget for one move, measured from `start`.
 #[derive(Clone, Debug)]
@@ -26,8 +31,8 @@ impl TimeManager {
             (Some(t), Some(t))
         } else if let Some(clock) = limits.clock(us) {
             let inc = limits.increment(us);
-            // Never plan on more than the clock minus the overhead.
-            let available = clock.saturating_sub(overhead);
+            // Never plan on more than the clock minus the overhead and the stall reserve.
+            let available = clock.saturating_sub(overhead + STALL_RESERVE);
             let moves = limits
                 .moves_to_go
                 .unwrap_or(HORIZON_MOVES)
@@ -107,6 +112,51 @@ mod tests {
                 "{ms}+{inc}: hard {hard:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_stall_of_the_reserve_never_flags_the_clock() {
+        let overhead = Duration::from_millis(10);
+        for ms in [1, 30, 59, 60, 61, 75, 100, 250, 1000, 60_000] {
+            for inc in [0, 5, 10, 100, 1000] {
+                for mtg in [None, Some(1), Some(5)] {
+                    let tm = TimeManager::new(&clock(ms, inc, mtg), Color::White, overhead);
+                    let hard = tm.budget().1.unwrap();
+                    // The search may overrun its hard limit by the first iteration and a
+                    // node check; the reserve is what absorbs a stall on top of that.
+                    if ms > 60 {
+                        assert!(
+                            hard + overhead + STALL_RESERVE <= Duration::from_millis(ms),
+                            "{ms}+{inc} mtg {mtg:?}: hard {hard:?}"
+                        );
+                    } else {
+                        assert_eq!(hard, Duration::ZERO, "{ms}+{inc}: plan on nothing");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_side_plans_on_its_own_clock() {
+        let overhead = Duration::from_millis(10);
+        let limits = Limits {
+            time: ByColor {
+                white: Some(Duration::from_millis(60_000)),
+                black: Some(Duration::from_millis(2_000)),
+            },
+            inc: ByColor {
+                white: Duration::ZERO,
+                black: Duration::from_millis(500),
+            },
+            ..Limits::default()
+        };
+        let white = TimeManager::new(&limits, Color::White, overhead).budget();
+        let black = TimeManager::new(&limits, Color::Black, overhead).budget();
+        // White: 59.94 s / 30; black: 1.94 s / 30 + 0.75 x 0.5 s, capped at 0.6 x 1.94 s.
+        assert_eq!(white.0, Some(Duration::from_millis(1998)));
+        assert_eq!(black.0, Some(Duration::from_nanos(439_666_666)));
+        assert_eq!(black.1, Some(Duration::from_millis(1164)));
     }
 
     #[test]

@@ -127,12 +127,97 @@ impl Drop for Engine {
     }
 }
 
-pub fn bestmove(lines: &[String]) -> (String, Option<String>) {
-    let last = lines.last().expect("output");
-    let words: Vec<&str> = last.split_whitespace().collect();
-    assert_eq!(words[0], "bestmove", "{last}");
-    let ponder = (words.len() == 4 && words[2] == "ponder").then(|| words[3].to_string());
-    (words[1].to_string(), ponder)
+/// The move and ponder move of a `bestmove` line.
+fn parse_bestmove(line: &str) -> (String, Option<String>) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"bestmove"), "{line}");
+    assert!(
+        words.len() == 2 || (words.len() == 4 && words[2] == "ponder"),
+        "malformed: {line}"
+    );
+    (words[1].to_string(), words.get(3).map(|w| w.to_string()))
+}
+
+/// The moves of an `info ... pv` line.
+fn pv_of(line: &str) -> Vec<&str> {
+    line.split(" pv ")
+        .nth(1)
+        .map_or(Vec::new(), |pv| pv.split_whitespace().collect())
+}
+
+/// Whether an `info` line belongs to MultiPV slot 1 (or names no slot).
+fn is_first_slot(line: &str) -> bool {
+    !line.contains(" multipv ") || line.contains(" multipv 1 ")
+}
+
+/// The check every test that reads a `bestmove` goes through, on the answer to the last
+/// `go` in `lines` (what follows the previous `bestmove`, if any), searched from `pos`:
+/// - `bestmove (none)` exactly when `pos` has no legal move;
+/// - otherwise a scored `info` line came first, the move is legal, it is the first move of
+///   the last `info ... pv` line of MultiPV slot 1, and the ponder move, if any, is that
+///   variation's second move;
+/// - every move of every reported variation is legal.
+///
+/// Returns the move and the ponder move.
+pub fn check_answer(pos: &Position, lines: &[String]) -> (String, Option<String>) {
+    let end = lines
+        .iter()
+        .rposition(|l| l.starts_with("bestmove"))
+        .unwrap_or_else(|| panic!("no bestmove in {lines:#?}"));
+    let start = lines[..end]
+        .iter()
+        .rposition(|l| l.starts_with("bestmove"))
+        .map_or(0, |i| i + 1);
+    let answer = &lines[start..=end];
+    let (best, ponder) = parse_bestmove(&lines[end]);
+    for line in answer
+        .iter()
+        .filter(|l| l.starts_with("info") && l.contains(" pv "))
+    {
+        let mut p = pos.clone();
+        for mv in pv_of(line) {
+            p.push_uci(mv)
+                .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line} from {}", pos.fen()));
+        }
+    }
+    if best == "(none)" {
+        assert!(
+            pos.legal_moves().is_empty(),
+            "bestmove (none) with legal moves in {}",
+            pos.fen()
+        );
+        assert!(ponder.is_none(), "a ponder move after (none)");
+        return (best, ponder);
+    }
+    assert!(
+        answer
+            .iter()
+            .any(|l| l.starts_with("info") && l.contains(" score ")),
+        "no scored info before bestmove: {answer:#?}"
+    );
+    let mut after = pos.clone();
+    after
+        .push_uci(&best)
+        .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
+    let last = answer
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info") && l.contains(" pv ") && is_first_slot(l))
+        .unwrap_or_else(|| panic!("no pv before bestmove: {answer:#?}"));
+    let pv = pv_of(last);
+    assert_eq!(
+        pv.first().copied(),
+        Some(best.as_str()),
+        "bestmove is not the first move of the last pv: {answer:#?}"
+    );
+    if let Some(ponder) = &ponder {
+        assert_eq!(
+            pv.get(1).copied(),
+            Some(ponder.as_str()),
+            "ponder is not the pv's second move: {answer:#?}"
+        );
+    }
+    (best, ponder)
 }
 
 pub fn scores(lines: &[String]) -> Vec<String> {
@@ -147,25 +232,4 @@ pub fn scores(lines: &[String]) -> Vec<String> {
                 .join(" ")
         })
         .collect()
-}
-
-/// Checks that the bestmove, the ponder move and every PV move are legal from `pos`.
-pub fn assert_legal_output(pos: &Position, lines: &[String]) {
-    let (best, ponder) = bestmove(lines);
-    let mut after = pos.clone();
-    after
-        .push_uci(&best)
-        .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
-    if let Some(ponder) = ponder {
-        after
-            .push_uci(&ponder)
-            .unwrap_or_else(|e| panic!("ponder {ponder}: {e}"));
-    }
-    for line in lines.iter().filter(|l| l.contains(" pv ")) {
-        let mut p = pos.clone();
-        for mv in line.split(" pv ").nth(1).unwrap().split_whitespace() {
-            p.push_uci(mv)
-                .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line}"));
-        }
-    }
 }

@@ -176,6 +176,10 @@ struct RootMove {
     mv: Move,
     score: i32,
     previous_score: i32,
+    /// The iteration that gave `score` (0: none yet).
+    scored_at: i32,
+    /// Whether `score` is only a bound (an aspiration window failed on it).
+    bound: Option<Bound>,
     seldepth: usize,
     pv: ArrayVec<Move, MAX_PLY>,
 }
@@ -271,6 +275,8 @@ struct Worker<'a> {
     pv_index: usize,
     /// Whether the `ponderhit` restart of the clock has been applied.
     ponder_hit_seen: bool,
+    /// The best root move of the last completed iteration, as reported.
+    completed_best: Option<RootMove>,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move.
@@ -292,6 +298,8 @@ pub fn search(
             mv,
             score: -INFINITE,
             previous_score: -INFINITE,
+            scored_at: 0,
+            bound: None,
             seldepth: 0,
             pv: ArrayVec::from_iter([mv]),
         })
@@ -344,6 +352,7 @@ pub fn search(
         root_moves: root_moves.clone(),
         pv_index: 0,
         ponder_hit_seen: false,
+        completed_best: None,
     };
     let multi_pv = options.multi_pv.clamp(1, root_moves.len());
 
@@ -376,12 +385,19 @@ pub fn search(
         depth
     });
 
-    let best = main.root_moves[0].clone();
-    let ponder = best
-        .pv
-        .get(1)
-        .copied()
-        .or_else(|| main.ponder_from_table(best.mv));
+    let (mut best, mut tell) = main.final_choice(depth);
+    // A variation cut after one move gets the table's reply, for pondering.
+    if best.pv.len() == 1
+        && let Some(reply) = main.ponder_from_table(best.mv)
+    {
+        best.pv.push(reply);
+        tell = true;
+    }
+    // The move played and the ponder move are always the last reported variation's first two.
+    if tell {
+        main.report_final(&best, depth, reporter);
+    }
+    let ponder = best.pv.get(1).copied();
     SearchResult {
         best: Some(best.mv),
         ponder,
@@ -426,6 +442,7 @@ impl Worker<'_> {
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let mut completed = 0;
+        self.completed_best = None;
         for depth in 1..=max_depth {
             // Helpers spread out: odd ones skip every other depth.
             if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 {
@@ -449,6 +466,7 @@ impl Worker<'_> {
                 break;
             }
             completed = depth;
+            self.completed_best = Some(self.root_moves[0].clone());
             if self.id == 0 {
                 debug!(
                     depth,
@@ -469,6 +487,60 @@ impl Worker<'_> {
             wait_for_release(self.limits, self.signals);
         }
         completed
+    }
+
+    /// The move to play once iterating is over, `completed` being the last completed
+    /// iteration, and whether it still needs a line of its own. After a completed iteration
+    /// it is the reported best. When the search was stopped inside an iteration, a move that
+    /// iteration scored (the first move searched, or one that then beat it) is better
+    /// informed than the last completed best; without one the completed best stands. Either
+    /// way it was not the last line reported.
+    fn final_choice(&self, completed: i32) -> (RootMove, bool) {
+        let best = self.root_moves[0].clone();
+        if self.iteration == completed {
+            return (best, false);
+        }
+        // With several MultiPV slots, a stop after the first slot leaves it complete.
+        let partial = if self.pv_index > 0 {
+            Some(&self.root_moves[0])
+        } else {
+            self.root_moves
+                .iter()
+                .filter(|rm| rm.scored_at == self.iteration && rm.score > -INFINITE)
+                .min_by_key(|rm| -rm.score)
+        };
+        let chosen = match (partial, &self.completed_best) {
+            (Some(rm), _) => rm.clone(),
+            (None, Some(completed_best)) => completed_best.clone(),
+            (None, None) => best,
+        };
+        (chosen, true)
+    }
+
+    /// Reports the line of the move about to be played as MultiPV slot 1.
+    fn report_final(&self, chosen: &RootMove, completed: i32, reporter: &dyn Reporter) {
+        self.publish_counters();
+        let score = if chosen.score == -INFINITE {
+            chosen.previous_score
+        } else {
+            chosen.score
+        };
+        reporter.line(&Line {
+            depth: completed.max(1),
+            seldepth: chosen.seldepth.max(1),
+            multipv: 1,
+            score,
+            bound: if chosen.scored_at == self.iteration {
+                chosen.bound
+            } else {
+                None
+            },
+            nodes: self.total_nodes(),
+            tb_hits: self.total_tb_hits(),
+            time: self.time.elapsed(),
+            hashfull: self.table.hashfull(),
+            pv: chosen.pv.to_vec(),
+        });
     }
 
     /// After an iteration: is there reason not to start the next one?
@@ -561,9 +633,18 @@ impl Worker<'_> {
             if self.stopped() {
                 return best.score;
             }
+            let iteration = self.iteration;
             let rm = &mut self.root_moves[i];
             if i == self.pv_index || score > alpha {
                 rm.score = score;
+                rm.scored_at = iteration;
+                rm.bound = if score >= beta {
+                    Some(Bound::Lower)
+                } else if score <= alpha {
+                    Some(Bound::Upper)
+                } else {
+                    None
+                };
                 rm.seldepth = self.seldepth;
                 rm.pv.clear();
                 rm.pv.push(mv);
