@@ -1,6 +1,7 @@
 //! The chess engine: evaluation, search, time management and the UCI protocol.
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod harness;
 pub mod movepick;
