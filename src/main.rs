@@ -9,6 +9,7 @@ rookery: a UCI chess engine
 
 usage: rookery                 the UCI engine (reads commands on stdin)
        rookery bench [DEPTH]   fixed-depth search of the bench positions
+       rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
@@ -24,6 +25,7 @@ fn main() -> ExitCode {
         Some("hash") => cli::hash::run(&words[1..]),
         Some("hashstats") => cli::hashstats::run(&words[1..]),
         Some("bench") => cli::bench::run(&words[1..]),
+        Some("book") => cli::book::run(&words[1..]),
         None => {
             rookery::uci::run_stdio();
             Ok(Outcome::Success)

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod book;
 pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;

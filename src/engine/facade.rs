@@ -6,13 +6,16 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::thread::JoinHandle;
 
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
 use shakmaty::CastlingMode;
 
 use super::bench::{self, BenchResult};
+use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
 use super::limits::Limits;
 use super::options::{self, OptionError, Settings};
-use super::search::{Reporter, Signals, search};
+use super::search::{Reporter, SearchResult, Signals, search, wait_for_release};
 use super::tt::ChessTable;
 use crate::chess::Position;
 use crate::chess::perft::divide_report;
@@ -45,6 +48,8 @@ pub struct Engine {
     debug: bool,
     signals: Arc<Signals>,
     searching: Option<JoinHandle<()>>,
+    book: Option<Arc<Book>>,
+    book_rng: ChaCha8Rng,
 }
 
 impl Default for Engine {
@@ -72,6 +77,8 @@ impl Engine {
             debug: false,
             signals: Arc::new(Signals::default()),
             searching: None,
+            book: None,
+            book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
         })
     }
 
@@ -153,6 +160,45 @@ impl Engine {
             .map_err(|e| OptionError::Refused(format!("{e}; keeping {keeping} MiB")))
     }
 
+    /// Opens the book of the settings (none when the path is empty). A file that cannot be
+    /// read, is empty, misaligned or unsorted is refused and no book is used.
+    pub(super) fn open_book(&mut self) -> Result<(), OptionError> {
+        self.book = None;
+        let path = &self.settings.book_file;
+        if path.is_empty() {
+            return Ok(());
+        }
+        let book =
+            Book::open(path).map_err(|e| OptionError::Refused(format!("{e}; no book is used")))?;
+        self.book = Some(Arc::new(book));
+        Ok(())
+    }
+
+    /// Reseeds the random book choice from the settings (0: from the clock).
+    pub(super) fn seed_book_choice(&mut self) {
+        let seed = match self.settings.book_seed {
+            0 => clock_seed(),
+            seed => seed,
+        };
+        self.book_rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// The book's move for the current position, when the book is on and has one that
+    /// `search_moves` (if any) allows.
+    fn book_entry(&mut self, limits: &Limits) -> Option<BookEntry> {
+        if !self.settings.own_book {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        let choice = if self.settings.book_variety {
+            BookChoice::Weighted
+        } else {
+            BookChoice::Best
+        };
+        book.choose(&self.position, choice, &mut self.book_rng)
+            .filter(|e| limits.search_moves.is_empty() || limits.search_moves.contains(&e.mv))
+    }
+
     /// Empties the table.
     pub fn clear_hash(&mut self) {
         self.table.clear();
@@ -176,14 +222,16 @@ impl Engine {
     }
 
     /// Starts searching the current position under `limits` on a thread of its own;
-    /// `reporter` hears every line and, last, the result. A search still running is
-    /// stopped first (its reporter hears its result). Fails only when no thread can be
-    /// started; then nothing was reported.
+    /// `reporter` hears every line and, last, the result. With `OwnBook` on and a book move
+    /// here, that move is the result, at once (after `stop` for `go infinite` and
+    /// `go ponder`). A search still running is stopped first (its reporter hears its
+    /// result). Fails only when no thread can be started; then nothing was reported.
     pub fn go(&mut self, limits: Limits, reporter: Arc<dyn Reporter>) -> std::io::Result<()> {
         self.stop();
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Relaxed);
         self.signals = Arc::clone(&signals);
+        let book_entry = self.book_entry(&limits);
         let table = Arc::clone(&self.table);
         let options = self.settings.search_options();
         let pos = self.position.clone();
@@ -191,7 +239,20 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK)
             .spawn(move || {
-                let result = search(&pos, &limits, &options, &table, &signals, &*reporter);
+                let result = match book_entry {
+                    Some(entry) => {
+                        reporter.book_move(entry.mv, entry.weight);
+                        wait_for_release(&limits, &signals);
+                        SearchResult {
+                            best: Some(entry.mv),
+                            ponder: None,
+                            score: 0,
+                            depth: 0,
+                            nodes: 0,
+                        }
+                    }
+                    None => search(&pos, &limits, &options, &table, &signals, &*reporter),
+                };
                 signals.done.store(true, Relaxed);
                 reporter.finished(&result);
             });
@@ -271,4 +332,11 @@ fn available_memory_mib() -> Option<usize> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib / 1024)
+}
+
+/// A seed that differs from run to run, for book choices nobody asked to repeat.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
 }

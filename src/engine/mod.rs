@@ -11,10 +11,12 @@
 //! - [`movepick`], [`history`], [`see`]: move ordering and what it learns.
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
+//! - [`book`]: Polyglot opening books.
 //! - [`bench`]: the fixed node-count signature.
 
 pub mod bench;
 pub mod board;
+pub mod book;
 pub mod eval;
 pub mod facade;
 pub mod history;

@@ -148,6 +148,14 @@ pub struct Settings {
     pub move_overhead_ms: u64,
     /// Chess960 castling notation in and out.
     pub chess960: bool,
+    /// Whether book moves are played from [`Settings::book_file`].
+    pub own_book: bool,
+    /// The Polyglot book; empty for none.
+    pub book_file: String,
+    /// A weighted random book move instead of the heaviest.
+    pub book_variety: bool,
+    /// Seed of the random book choice; 0 seeds from the clock.
+    pub book_seed: u64,
 }
 
 impl Default for Settings {
@@ -161,6 +169,10 @@ impl Default for Settings {
             multi_pv: 0,
             move_overhead_ms: 0,
             chess960: false,
+            own_book: false,
+            book_file: String::new(),
+            book_variety: false,
+            book_seed: 0,
         };
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
@@ -214,7 +226,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 8] = [
+pub static OPTIONS: [EngineOption; 12] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -282,6 +294,37 @@ pub static OPTIONS: [EngineOption; 8] = [
         store: |s, v| s.chess960 = v.check(),
         effect: Some(|engine| {
             engine.sync_castling_mode();
+            Ok(())
+        }),
+    },
+    EngineOption {
+        name: "OwnBook",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.own_book = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "BookFile",
+        kind: OptionKind::String { default: "" },
+        store: |s, v| s.book_file = v.text().to_string(),
+        effect: Some(Engine::open_book),
+    },
+    EngineOption {
+        name: "BookVariety",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.book_variety = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "BookSeed",
+        kind: OptionKind::Spin {
+            default: 0,
+            min: 0,
+            max: 4_294_967_295,
+        },
+        store: |s, v| s.book_seed = v.spin() as u64,
+        effect: Some(|engine| {
+            engine.seed_book_choice();
             Ok(())
         }),
     },

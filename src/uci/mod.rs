@@ -14,7 +14,7 @@ pub mod parse;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
-use shakmaty::{CastlingMode, Position as _};
+use shakmaty::{CastlingMode, Move, Position as _};
 use tracing::debug;
 
 use self::parse::{Command, parse_command};
@@ -64,6 +64,16 @@ impl Reporter for UciReporter {
 
     fn finished(&self, result: &SearchResult) {
         send(&*self.out, &format::bestmove(result, self.mode));
+    }
+
+    fn book_move(&self, mv: Move, weight: u16) {
+        send(
+            &*self.out,
+            &format!(
+                "info string book move {} weight {weight}",
+                mv.to_uci(self.mode)
+            ),
+        );
     }
 }
 

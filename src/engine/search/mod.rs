@@ -103,6 +103,8 @@ pub trait Reporter: Send + Sync {
     fn line(&self, line: &Line);
     /// The search is over and the engine idle again; this is the last call.
     fn finished(&self, _result: &SearchResult) {}
+    /// No search: `mv`, of this weight, comes from the opening book.
+    fn book_move(&self, _mv: Move, _weight: u16) {}
 }
 
 /// Reports nothing (bench, tests).
@@ -412,7 +414,7 @@ pub fn search(
 }
 
 /// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`).
-fn wait_for_release(limits: &Limits, signals: &Signals) {
+pub fn wait_for_release(limits: &Limits, signals: &Signals) {
     while !signals.stop.load(Relaxed) && (limits.infinite || signals.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));
     }
