@@ -3,10 +3,11 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rookery::gomoku::walk::GomokuCode;
 use rookery::gomoku::{
-    Geometry, Gomoku, GomokuEntry, GomokuTable, Stone, parse_board_block, parse_moves,
+    Geometry, Gomoku, GomokuEntry, GomokuKeys, GomokuTable, Stone, parse_board_block, parse_moves,
 };
-use rookery::hashing::{Bound, TableEntry};
+use rookery::hashing::{Bound, DualKey, DualKeyTable, Key, TableEntry};
 
 fn random_game(geometry: Geometry, stones: usize, rng: &mut ChaCha8Rng) -> Gomoku {
     let mut game = Gomoku::new(geometry);
@@ -247,4 +248,194 @@ fn a_best_move_stored_from_one_image_is_found_from_every_other() {
             assert_eq!(after(mapped), after(expected), "transform {t}");
         }
     }
+}
+
+/// The board's symmetries written out here, independently of the module, as cell maps
+/// (`map[cell]` is where the symmetry sends `cell`): every combination of swapping the two
+/// axes (square boards only) and mirroring each of them, so 8 on a square, 4 on a rectangle.
+fn reference_symmetries(geometry: Geometry) -> Vec<Vec<usize>> {
+    let (w, h) = (geometry.width(), geometry.height());
+    let mut maps = Vec::new();
+    for swap in [false, true] {
+        if swap && w != h {
+            continue;
+        }
+        for mirror_x in [false, true] {
+            for mirror_y in [false, true] {
+                let map = (0..w * h)
+                    .map(|cell| {
+                        let (mut x, mut y) = (cell % w, cell / w);
+                        if swap {
+                            (x, y) = (y, x);
+                        }
+                        if mirror_x {
+                            x = w - 1 - x;
+                        }
+                        if mirror_y {
+                            y = h - 1 - y;
+                        }
+                        y * w + x
+                    })
+                    .collect();
+                maps.push(map);
+            }
+        }
+    }
+    maps
+}
+
+/// The board moved by a cell map: the stone on `cell` goes to `map[cell]`.
+fn apply(map: &[usize], cells: &[Option<Stone>]) -> Vec<Option<Stone>> {
+    let mut out = vec![None; cells.len()];
+    for (cell, &stone) in cells.iter().enumerate() {
+        out[map[cell]] = stone;
+    }
+    out
+}
+
+/// Main and check keys XORed together here from the key tables, after the layout the
+/// module documents: feature `2 * cell` for a black stone, `2 * cell + 1` for a white one,
+/// `2 * cells` when white is to move.
+fn keys_from_tables(tables: &DualKeyTable, cells: &[Option<Stone>], to_move: Stone) -> DualKey {
+    let mut features: Vec<usize> = (0..cells.len())
+        .filter_map(|cell| match cells[cell] {
+            None => None,
+            Some(Stone::Black) => Some(2 * cell),
+            Some(Stone::White) => Some(2 * cell + 1),
+        })
+        .collect();
+    if to_move == Stone::White {
+        features.push(2 * cells.len());
+    }
+    let xor = |table: &rookery::hashing::KeyTable| {
+        features
+            .iter()
+            .fold(Key::EMPTY, |k, &f| Key(k.bits() ^ table.key(f).bits()))
+    };
+    DualKey {
+        main: xor(tables.main()),
+        check: xor(tables.check()),
+    }
+}
+
+/// A board of these stones and side to move, set up stone by stone.
+fn board(geometry: Geometry, cells: &[Option<Stone>], to_move: Stone) -> Gomoku {
+    let mut game = Gomoku::new(geometry);
+    for (cell, stone) in cells.iter().enumerate() {
+        if let Some(stone) = stone {
+            game.set(cell, *stone).unwrap();
+        }
+    }
+    game.set_to_move(to_move);
+    game
+}
+
+/// Random positions of every kind the tests need: played with take-backs (so the
+/// incremental keys have undone toggles), with the turn set by hand, and made symmetric
+/// (each stone copied to its image under a random symmetry) so that the least key is
+/// reached by several symmetries.
+fn brute_force_positions(geometry: Geometry, rng: &mut ChaCha8Rng) -> Vec<Gomoku> {
+    let maps = reference_symmetries(geometry);
+    let mut out = vec![Gomoku::new(geometry)];
+    for _ in 0..40 {
+        let stones = rng.random_range(1..60);
+        let mut game = random_game(geometry, stones, rng);
+        for _ in 0..rng.random_range(0..5) {
+            game.take_back();
+        }
+        if rng.random_range(0..4) == 0 {
+            game.set_to_move(game.to_move().other());
+        }
+        out.push(game);
+    }
+    for _ in 0..10 {
+        // Stones placed by whole orbits of one symmetry other than the identity, so the
+        // board is its own image under it.
+        let map = &maps[rng.random_range(1..maps.len())];
+        let mut cells = vec![None; geometry.cells()];
+        for _ in 0..6 {
+            let mut orbit = vec![rng.random_range(0..geometry.cells())];
+            while map[orbit[orbit.len() - 1]] != orbit[0] {
+                orbit.push(map[orbit[orbit.len() - 1]]);
+            }
+            let stone = [Stone::Black, Stone::White][rng.random_range(0..2)];
+            if orbit.iter().all(|&c| cells[c].is_none()) {
+                for c in orbit {
+                    cells[c] = Some(stone);
+                }
+            }
+        }
+        assert_eq!(apply(map, &cells), cells);
+        out.push(board(geometry, &cells, Stone::Black));
+    }
+    out
+}
+
+/// The canonical key (least main key over the symmetries, with the check key of the same
+/// image), the symmetry index reported with it, every key under a symmetry and the exact
+/// canonical code, all against a brute force written here: each symmetry applied to the
+/// board by hand, each image hashed from scratch from the key tables, the least taken.
+#[test]
+fn canonical_and_check_keys_against_a_brute_force_over_the_symmetries() {
+    let mut rng = ChaCha8Rng::seed_from_u64(21);
+    let (mut positions, mut ties) = (0, 0);
+    for (w, h) in [(15, 15), (5, 5), (32, 32), (19, 13), (6, 9)] {
+        let geometry = Geometry::new(w, h).unwrap();
+        let keys = GomokuKeys::for_geometry(geometry);
+        let tables = keys.dual();
+        assert_eq!(tables.main().len(), 2 * geometry.cells() + 1);
+        let maps = reference_symmetries(geometry);
+        for game in brute_force_positions(geometry, &mut rng) {
+            let (cells, to_move) = snapshot(&game);
+            // The incremental keys against keys hashed here.
+            assert_eq!(game.key(), keys_from_tables(tables, &cells, to_move));
+            let images: Vec<DualKey> = maps
+                .iter()
+                .map(|map| keys_from_tables(tables, &apply(map, &cells), to_move))
+                .collect();
+            let least = images.iter().map(|k| k.main).min().unwrap();
+            let (canonical, g) = game.canonical();
+            assert_eq!(canonical.main, least, "{w}x{h}: the least key");
+            // The reported index names a symmetry whose image has the canonical main and
+            // check keys (any of them when several reach the least key).
+            assert_eq!(game.symmetries(), maps.len());
+            let module_map = |g: usize| -> Vec<usize> {
+                (0..geometry.cells())
+                    .map(|cell| game.transform_cell(g, cell))
+                    .collect()
+            };
+            let named = maps
+                .iter()
+                .position(|m| *m == module_map(g))
+                .unwrap_or_else(|| panic!("{w}x{h}: transform {g} is no symmetry"));
+            assert_eq!(images[named], canonical, "{w}x{h}: transform {g}");
+            // The module's symmetries are exactly these, and its key under each is the key
+            // of that image.
+            let mut found = vec![false; maps.len()];
+            for t in 0..game.symmetries() {
+                let m = maps
+                    .iter()
+                    .position(|m| *m == module_map(t))
+                    .unwrap_or_else(|| panic!("{w}x{h}: transform {t} is no symmetry"));
+                assert!(!std::mem::replace(&mut found[m], true), "{w}x{h}: twice");
+                assert_eq!(game.key_under(t), images[m].main, "{w}x{h}: transform {t}");
+            }
+            // The exact canonical code is the least code over the images built here.
+            let least_code = maps
+                .iter()
+                .map(|map| {
+                    GomokuCode::<32>::of(&board(geometry, &apply(map, &cells), to_move)).unwrap()
+                })
+                .min()
+                .unwrap();
+            assert_eq!(GomokuCode::<32>::canonical(&game), Some(least_code));
+            positions += 1;
+            ties += usize::from(images.iter().filter(|k| k.main == least).count() > 1);
+        }
+    }
+    assert_eq!(positions, 5 * 51);
+    assert!(
+        ties >= 50,
+        "symmetric positions reach the least key twice ({ties})"
+    );
 }

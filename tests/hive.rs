@@ -5,10 +5,11 @@ use std::collections::HashMap;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
+use rookery::hashing::{DualKey, Key, KeyTable};
 use rookery::hive::{
-    Bug, Colour, CompactError, CompactKey, Expansions, Frame, Hex, Hive, Move, MoveError, Piece,
-    PieceSet, Transform, UhpError, compact, move_string, parse_game_string, parse_move,
-    sc2020_cell,
+    Bug, Colour, CompactError, CompactKey, Expansions, Frame, Hex, Hive, HiveKeys, Move, MoveError,
+    Piece, PieceSet, Transform, UhpError, compact, move_string, parse_game_string, parse_move,
+    sc2020_cell, sc2020_index,
 };
 
 const BASE: Expansions = Expansions {
@@ -734,5 +735,394 @@ fn many_obstacle_sets_do_not_pile_up_tables() {
         again.key(),
         first_keys[0],
         "rebuilt tables give the same keys"
+    );
+}
+
+// A brute-force reference for the keys, written here: the position as plain data, the twelve
+// symmetries of the grid in cube coordinates, the feature layout, and the compact layout,
+// each spelled out from the documentation rather than taken from the module.
+
+/// A position as plain data: occupied cells with their pieces bottom first, obstructed
+/// cells, the side to move, and whether the field is the bounded hexagon.
+#[derive(Clone, Debug)]
+struct Board {
+    stacks: Vec<(Hex, Vec<(Colour, Bug)>)>,
+    obstructed: Vec<Hex>,
+    to_move: Colour,
+    bounded: bool,
+}
+
+impl Board {
+    fn of(hive: &Hive) -> Board {
+        Board {
+            stacks: hive
+                .stacks()
+                .map(|(h, s)| (h, s.iter().map(|p| (p.colour, p.bug)).collect()))
+                .collect(),
+            obstructed: hive.field().obstructed(),
+            to_move: hive.to_move(),
+            bounded: hive.field().is_bounded(),
+        }
+    }
+
+    /// The first occupied cell in reading order (least row, then least column).
+    fn anchor(&self) -> Option<Hex> {
+        self.stacks.iter().map(|s| s.0).min_by_key(|h| (h.r, h.q))
+    }
+
+    /// Every cell (pieces and obstructed) moved by `f`.
+    fn mapped(&self, f: impl Fn(Hex) -> Hex) -> Board {
+        Board {
+            stacks: self
+                .stacks
+                .iter()
+                .map(|(h, s)| (f(*h), s.clone()))
+                .collect(),
+            obstructed: self.obstructed.iter().map(|&h| f(h)).collect(),
+            ..self.clone()
+        }
+    }
+}
+
+/// A symmetry of the hexagonal grid about the origin, in cube coordinates
+/// `(x, y, z) = (q, r, -q - r)`: the coordinates permuted, and all negated or not. The six
+/// permutations times two signs are the twelve symmetries (rotations and mirrors).
+#[derive(Clone, Copy, Debug)]
+struct Symmetry {
+    permutation: [usize; 3],
+    negate: bool,
+}
+
+impl Symmetry {
+    fn all() -> Vec<Symmetry> {
+        let permutations = [
+            [0, 1, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [0, 2, 1],
+            [2, 1, 0],
+            [1, 0, 2],
+        ];
+        permutations
+            .iter()
+            .flat_map(|&permutation| {
+                [false, true].map(|negate| Symmetry {
+                    permutation,
+                    negate,
+                })
+            })
+            .collect()
+    }
+
+    fn apply(self, h: Hex) -> Hex {
+        let cube = [h.q, h.r, -h.q - h.r];
+        let sign = if self.negate { -1 } else { 1 };
+        Hex::new(
+            sign * cube[self.permutation[0]],
+            sign * cube[self.permutation[1]],
+        )
+    }
+
+    /// Whether the module's transform moves cells as this one does (two independent
+    /// directions fix a linear map).
+    fn is(self, t: Transform) -> bool {
+        [Hex::new(1, 0), Hex::new(0, 1)]
+            .iter()
+            .all(|&h| t.apply(h) == self.apply(h))
+    }
+}
+
+/// Key kinds per cell: colour x bug on the ground, then colour x climber (beetle, mosquito)
+/// x height 1 to 6.
+const KINDS: usize = 2 * 8 + 2 * 2 * 6;
+
+/// The feature layout of the Hive keys (see `HiveKeys`): kind of the piece times the number
+/// of key cells plus its cell; one feature for black to move; one per obstructed cell.
+fn kind(colour: Colour, bug: Bug, height: usize) -> usize {
+    let (c, b) = (colour as usize, bug as usize);
+    if height == 0 {
+        8 * c + b
+    } else {
+        assert!(bug.climbs() && height <= 6, "{bug:?} at height {height}");
+        16 + (2 * c + usize::from(bug == Bug::Mosquito)) * 6 + height - 1
+    }
+}
+
+/// Cells the keys tell apart and a cell's number among them: the 91 cells of the hexagon, or
+/// the open plane folded onto a 32 x 32 torus.
+fn key_cell(bounded: bool, h: Hex) -> (usize, usize) {
+    if bounded {
+        (91, sc2020_index(h).expect("on the board"))
+    } else {
+        (
+            1024,
+            (h.r.rem_euclid(32) * 32 + h.q.rem_euclid(32)) as usize,
+        )
+    }
+}
+
+/// Main and check keys of a board XORed together here from the module's key tables.
+fn keys_from_tables(keys: &HiveKeys, board: &Board) -> DualKey {
+    let (cells, _) = key_cell(board.bounded, Hex::ORIGIN);
+    let mut features = Vec::new();
+    for (h, stack) in &board.stacks {
+        for (height, &(colour, bug)) in stack.iter().enumerate() {
+            features.push(kind(colour, bug, height) * cells + key_cell(board.bounded, *h).1);
+        }
+    }
+    if board.to_move == Colour::Black {
+        features.push(KINDS * cells);
+    }
+    for &h in &board.obstructed {
+        features.push(KINDS * cells + 1 + key_cell(board.bounded, h).1);
+    }
+    let xor = |table: &KeyTable| {
+        features
+            .iter()
+            .fold(Key::EMPTY, |k, &f| Key(k.bits() ^ table.key(f).bits()))
+    };
+    DualKey {
+        main: xor(keys.dual().main()),
+        check: xor(keys.dual().check()),
+    }
+}
+
+/// The images the canonical key is the least of: each symmetry that maps the field onto
+/// itself (on the hexagon, those keeping the set of obstructed cells), followed on the open
+/// plane by the translation bringing the image's first occupied cell to the origin. Each
+/// comes with its symmetry, the translation's offset and the keys of the image.
+fn reference_images(hive: &Hive) -> Vec<(Symmetry, Hex, DualKey)> {
+    let board = Board::of(hive);
+    let keys = HiveKeys::for_field(hive.field());
+    let mut obstructed = board.obstructed.clone();
+    obstructed.sort_by_key(|h| (h.r, h.q));
+    Symmetry::all()
+        .into_iter()
+        .filter(|&s| {
+            let mut image: Vec<Hex> = obstructed.iter().map(|&h| s.apply(h)).collect();
+            image.sort_by_key(|h| (h.r, h.q));
+            image == obstructed
+        })
+        .map(|s| {
+            let turned = board.mapped(|h| s.apply(h));
+            let offset = match turned.anchor() {
+                Some(anchor) if !board.bounded => anchor,
+                _ => Hex::ORIGIN,
+            };
+            let image = turned.mapped(|h| h - offset);
+            (s, offset, keys_from_tables(&keys, &image))
+        })
+        .collect()
+}
+
+/// Random positions of every setup, short ones among them (the empty field, one piece, two:
+/// positions that several symmetries map onto themselves), some after take-backs.
+fn brute_force_positions(rng: &mut ChaCha8Rng) -> Vec<Hive> {
+    let mut out = Vec::new();
+    for setup in setups(rng) {
+        for plies in 0..3 {
+            let mut hive = setup.clone();
+            walk(&mut hive, plies, rng);
+            out.push(hive);
+        }
+        for _ in 0..40 {
+            let mut hive = random_position(&setup, rng);
+            for _ in 0..rng.random_range(0..4) {
+                hive.undo();
+            }
+            out.push(hive);
+        }
+    }
+    out
+}
+
+/// The check and main keys, the canonical keys with the frame reported for them, the key in
+/// every frame the module takes, against the brute force above: each symmetry applied to
+/// the board by hand, each image hashed from scratch from the key tables, the least taken.
+#[test]
+fn keys_and_canonical_keys_against_a_brute_force_over_the_symmetries() {
+    let mut rng = ChaCha8Rng::seed_from_u64(31);
+    let (mut positions, mut ties, mut stacked) = (0, 0, 0);
+    for hive in brute_force_positions(&mut rng) {
+        let board = Board::of(&hive);
+        let keys = HiveKeys::for_field(hive.field());
+        let (cells, _) = key_cell(board.bounded, Hex::ORIGIN);
+        let extra = if board.bounded { cells } else { 0 };
+        assert_eq!(keys.features(), KINDS * cells + 1 + extra);
+        // Main and check keys, incremental and from scratch, against the tables.
+        let plain = keys_from_tables(&keys, &board);
+        assert_eq!(hive.key(), plain);
+        assert_eq!(hive.key_from_scratch(), plain);
+
+        let images = reference_images(&hive);
+        let least = images.iter().map(|i| i.2.main).min().unwrap();
+        let (canonical, frame) = hive.canonical();
+        assert_eq!(canonical.main, least, "{board:?}");
+        // The frame names one of the symmetries whose image has the least key, with the
+        // same translation, and the check key is that image's.
+        let named = images
+            .iter()
+            .find(|i| i.0.is(frame.transform))
+            .unwrap_or_else(|| panic!("transform {} keeps no field", frame.transform.index()));
+        assert_eq!(frame.offset, named.1);
+        assert_eq!(named.2, canonical, "transform {}", frame.transform.index());
+        // The module's frames are exactly these symmetries, each with the key of its image.
+        let mut seen = vec![false; images.len()];
+        for f in hive.frames() {
+            let i = images
+                .iter()
+                .position(|i| i.0.is(f.transform))
+                .unwrap_or_else(|| panic!("transform {} keeps no field", f.transform.index()));
+            assert!(!std::mem::replace(&mut seen[i], true), "a frame twice");
+            assert_eq!(f.offset, images[i].1);
+            assert_eq!(hive.key_in(f), Some(images[i].2));
+        }
+        assert!(seen.iter().all(|&s| s), "a symmetry with no frame");
+
+        positions += 1;
+        ties += usize::from(images.iter().filter(|i| i.2.main == least).count() > 1);
+        stacked += usize::from(board.stacks.iter().any(|s| s.1.len() > 1));
+    }
+    assert_eq!(positions, 5 * 43);
+    // The empty field and a lone piece on the open plane; the empty hexagon without and
+    // with symmetric obstacles.
+    assert!(
+        ties >= 6,
+        "positions whose least key several images reach: {ties}"
+    );
+    assert!(stacked >= 20, "positions with a stack: {stacked}");
+}
+
+/// Fields pushed from bit 0 upwards, each least significant bit first.
+#[derive(Default)]
+struct Bits(Vec<bool>);
+
+impl Bits {
+    fn push(&mut self, value: u128, width: u32) {
+        assert!(
+            width == 128 || value >> width == 0,
+            "{value} in {width} bits"
+        );
+        self.0.extend((0..width).map(|i| value >> i & 1 == 1));
+    }
+}
+
+/// `C(n, k)`.
+fn binomial(n: u128, k: u128) -> u128 {
+    if k > n {
+        return 0;
+    }
+    // After step i, c = C(n, i + 1): each step's division is exact.
+    (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+}
+
+/// The compact key written here from the layout in the `compact` module's documentation.
+fn reference_compact(hive: &Hive) -> Vec<bool> {
+    let board = Board::of(hive);
+    let mut bits = Bits::default();
+    bits.push(u128::from(board.to_move == Colour::Black), 1);
+    if board.bounded {
+        let mut indices: Vec<u128> = board
+            .obstructed
+            .iter()
+            .map(|&h| sc2020_index(h).unwrap() as u128)
+            .collect();
+        indices.sort_unstable();
+        let k = indices.len() as u128;
+        let rank: u128 = indices.iter().zip(1..).map(|(&c, i)| binomial(c, i)).sum();
+        // ceil(log2 C(91, k)): the least width that holds every rank.
+        let width = (0..128).find(|&b| 1u128 << b >= binomial(91, k)).unwrap();
+        bits.push(k, 7);
+        bits.push(rank, width);
+    }
+    let (cell_bits, reserve) = if board.bounded { (7, 127) } else { (11, 2047) };
+    let anchor = board.anchor().unwrap_or(Hex::ORIGIN);
+    let code = |h: Hex| -> u128 {
+        if board.bounded {
+            sc2020_index(h).unwrap() as u128
+        } else {
+            let (row, column) = (h.r - anchor.r, h.q - anchor.q + 32);
+            assert!((0..=30).contains(&row) && (0..=63).contains(&column));
+            (row * 64 + column) as u128
+        }
+    };
+    for colour in [Colour::White, Colour::Black] {
+        for bug in Bug::ALL {
+            let height_bits = if bug.climbs() { 3 } else { 0 };
+            let mut slots: Vec<u128> = board
+                .stacks
+                .iter()
+                .flat_map(|(h, stack)| {
+                    stack
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| **p == (colour, bug))
+                        .map(move |(height, _)| code(*h) << height_bits | height as u128)
+                })
+                .collect();
+            slots.sort_unstable();
+            let count = usize::from(hive.piece_set().count(bug));
+            assert!(slots.len() <= count);
+            slots.resize(count, reserve << height_bits);
+            for slot in slots {
+                bits.push(slot, cell_bits + height_bits);
+            }
+        }
+    }
+    bits.0
+}
+
+/// The exact compact key, bit for bit, against the layout written out above; and positions
+/// that differ only in which of two identical pieces stands where encode alike.
+#[test]
+fn compact_key_against_a_reference_encoder() {
+    let mut rng = ChaCha8Rng::seed_from_u64(32);
+    let mut swapped = 0;
+    for hive in brute_force_positions(&mut rng) {
+        let key = compact::encode(&hive).unwrap();
+        let expected = reference_compact(&hive);
+        assert_eq!(key.len(), expected.len());
+        let got: Vec<bool> = (0..key.len())
+            .map(|i| key.words()[i / 64] >> (i % 64) & 1 == 1)
+            .collect();
+        assert_eq!(got, expected, "{}", key);
+        // The same position with the numbers of two identical pieces exchanged.
+        let mut pieces: Vec<(Hex, Piece)> = Vec::new();
+        for (h, stack) in hive.stacks() {
+            pieces.extend(stack.iter().map(|&p| (h, p)));
+        }
+        let pair = pieces.iter().enumerate().find_map(|(i, &(a, p))| {
+            pieces[i + 1..]
+                .iter()
+                .find(|&&(b, q)| a != b && (q.colour, q.bug) == (p.colour, p.bug))
+                .map(|&(_, q)| (p, q))
+        });
+        if let Some((p, q)) = pair {
+            let mut other = Hive::new(hive.piece_set(), hive.field());
+            let mut order: Vec<(Hex, usize, Piece)> = hive
+                .stacks()
+                .flat_map(|(h, s)| s.iter().enumerate().map(move |(i, &x)| (h, i, x)))
+                .collect();
+            order.sort_by_key(|&(h, i, _)| (i, h.r, h.q));
+            for (h, _, x) in order {
+                let x = if x == p {
+                    q
+                } else if x == q {
+                    p
+                } else {
+                    x
+                };
+                other.put(x, h).unwrap();
+            }
+            other.set_to_move(hive.to_move());
+            assert_ne!(other.locate(p), hive.locate(p));
+            assert_eq!(compact::encode(&other).unwrap(), key);
+            assert_eq!(other.key(), hive.key());
+            swapped += 1;
+        }
+    }
+    assert!(
+        swapped >= 100,
+        "positions with two identical pieces apart: {swapped}"
     );
 }
