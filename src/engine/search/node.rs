@@ -2,7 +2,7 @@
 //! in the order a node meets them, then quiescence. The numbers are in [`super::params`].
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Position as _};
+use shakmaty::{Chess, Move, Position as _};
 
 use super::params::*;
 use super::{
@@ -226,7 +226,7 @@ impl Worker<'_> {
             return 0;
         }
         let chess = self.board.chess();
-        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
+        if fifty_moves_or_no_material(chess) {
             return 0;
         }
         if ply >= MAX_PLY {
@@ -287,8 +287,7 @@ impl Worker<'_> {
     /// Draw by the fifty-move rule, insufficient material or repetition. A repetition
     /// inside the search counts at once; one reaching back into the game needs two.
     fn is_draw(&self, ply: usize) -> bool {
-        let chess = self.board.chess();
-        if chess.halfmoves() >= 100 || chess.is_insufficient_material() {
+        if fifty_moves_or_no_material(self.board.chess()) {
             return true;
         }
         let key = self.board.key();
@@ -320,4 +319,10 @@ impl Worker<'_> {
         let us = board.by_color(self.board.turn());
         (us & !board.pawns() & !board.kings()).any()
     }
+}
+
+/// Drawn by the fifty-move rule (unless the hundredth half-move mated: mate comes first) or
+/// by material too short to mate.
+fn fifty_moves_or_no_material(chess: &Chess) -> bool {
+    (chess.halfmoves() >= 100 && !chess.is_checkmate()) || chess.is_insufficient_material()
 }

@@ -1,0 +1,173 @@
+//! Rules through UCI on the real binary: Chess960 castling searched and printed in
+//! king-takes-rook notation (and in standard notation from the standard arrangement), draw
+//! scores for the fifty-move rule and insufficient material (but mate on the hundredth
+//! half-move is mate), MultiPV beyond the number of legal moves, and the `go nodes` bound.
+
+mod common;
+
+use common::uci_client::{Engine, check_answer, scores};
+use rookery::chess::Position;
+use shakmaty::{Move, Position as _};
+
+/// The Chess960 suite's positions (one per start position, a few moves in).
+fn chess960_fens() -> Vec<String> {
+    common::suite("chess960.epd")
+        .into_iter()
+        .map(|case| case.fen)
+        .collect()
+}
+
+#[test]
+fn chess960_castling_is_searched_and_printed_king_takes_rook() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    let mut tried = 0;
+    for fen in chess960_fens().iter().step_by(7) {
+        let pos = Position::from_fen(fen, true).unwrap();
+        let castles: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|mv| mv.is_castle())
+            .collect();
+        for mv in castles {
+            let text = pos.uci(mv);
+            // King takes rook: the destination holds the king's own rook.
+            let Move::Castle { king, rook } = mv else {
+                unreachable!()
+            };
+            assert_eq!(text, format!("{king}{rook}"), "{fen}");
+            e.send(&format!("position fen {fen}"));
+            let lines = e.go(&format!("depth 4 searchmoves {text}"));
+            let (best, _) = check_answer(&pos, &lines);
+            assert_eq!(best, text, "{fen}: {lines:#?}");
+            // And the same move given back in a move list is read in the same notation.
+            e.send(&format!("position fen {fen} moves {text}"));
+            let mut after = pos.clone();
+            after.push_uci(&text).unwrap();
+            let lines = e.go("depth 3");
+            check_answer(&after, &lines);
+            tried += 1;
+        }
+        if tried >= 24 {
+            break;
+        }
+    }
+    assert!(tried >= 24, "only {tried} castling moves in the sample");
+}
+
+#[test]
+fn standard_arrangement_castles_in_both_notations() {
+    let fen = "r3k2r/pppq1ppp/2npbn2/2b1p3/2B1P3/2NPBN2/PPPQ1PPP/R3K2R w KQkq - 4 8";
+    for (chess960, short, long) in [(false, "e1g1", "e1c1"), (true, "e1h1", "e1a1")] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name UCI_Chess960 value {chess960}"));
+        let pos = Position::from_fen(fen, chess960).unwrap();
+        for castle in [short, long] {
+            e.send(&format!("position fen {fen}"));
+            let lines = e.go(&format!("depth 5 searchmoves {castle}"));
+            assert_eq!(check_answer(&pos, &lines).0, castle);
+        }
+        // Black's castling inside the variation after white's: every PV move parses in
+        // this notation (check_answer), and black castles in the reply's search.
+        e.send(&format!("position fen {fen} moves {short}"));
+        let mut after = pos.clone();
+        after.push_uci(short).unwrap();
+        let black_short = if chess960 { "e8h8" } else { "e8g8" };
+        let lines = e.go(&format!("depth 5 searchmoves {black_short}"));
+        assert_eq!(check_answer(&after, &lines).0, black_short);
+    }
+}
+
+#[test]
+fn fifty_move_and_insufficient_material_draws_score_zero() {
+    let mut e = Engine::start();
+    for fen in [
+        // Rook up, but every move is the hundredth half-move without capture or pawn move.
+        "8/8/8/4k3/8/8/8/R3K3 w - - 99 120",
+        // King and bishop against king, king and knight against king.
+        "8/8/4k3/8/8/3BK3/8/8 w - - 0 1",
+        "8/8/4k3/8/8/3NK3/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 6");
+        check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        let last = scores(&lines).pop().unwrap();
+        assert_eq!(last, "cp 0", "{fen}: {lines:#?}");
+    }
+    // With the rook up and the clock at 98, there is time to keep playing: not a draw.
+    let fen = "8/8/8/4k3/8/8/8/R3K3 w - - 50 120";
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 6");
+    let last = scores(&lines).pop().unwrap();
+    assert_ne!(last, "cp 0", "{lines:#?}");
+}
+
+#[test]
+fn mate_on_the_hundredth_half_move_is_mate() {
+    // Qg7 mates; it is also the hundredth half-move, and mate comes first.
+    let fen = "7k/8/5K2/8/8/8/8/6Q1 w - - 99 120";
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 5");
+    let pos = Position::from_fen(fen, false).unwrap();
+    let (best, _) = check_answer(&pos, &lines);
+    let mut after = pos.clone();
+    after.push_uci(&best).unwrap();
+    assert!(after.chess().is_checkmate(), "{best}: {lines:#?}");
+    assert_eq!(scores(&lines).pop().unwrap(), "mate 1", "{lines:#?}");
+}
+
+#[test]
+fn multipv_above_the_legal_moves_reports_each_move_once() {
+    // Six legal moves: four king moves, two pawn pushes.
+    let fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    let pos = Position::from_fen(fen, false).unwrap();
+    let legal = pos.legal_moves().len();
+    assert!(legal < 10, "{legal}");
+    let mut e = Engine::start();
+    e.send("setoption name MultiPV value 10");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 5");
+    check_answer(&pos, &lines);
+    let last: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth 5 ") && !l.contains("bound"))
+        .collect();
+    assert_eq!(last.len(), legal, "{lines:#?}");
+    let mut first_moves: Vec<&str> = last
+        .iter()
+        .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+        .collect();
+    first_moves.sort();
+    first_moves.dedup();
+    assert_eq!(first_moves.len(), legal, "{last:#?}");
+}
+
+#[test]
+fn go_nodes_stops_within_a_node_check_of_the_bound() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    for bound in [5_000u64, 20_000, 100_000] {
+        let lines = e.go(&format!("nodes {bound}"));
+        check_answer(&Position::startpos(), &lines);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        let nodes: u64 = last
+            .split(" nodes ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        // The main thread checks the bound every 1024 nodes.
+        assert!(
+            (bound..=bound + 1024).contains(&nodes),
+            "nodes {bound}: stopped at {nodes}"
+        );
+    }
+}
