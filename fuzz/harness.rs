@@ -2,8 +2,14 @@
 //! regression test (`tests/fuzz_corpus.rs`), which both include this file. Each takes
 //! arbitrary bytes and panics only on a real defect: a panic anywhere (search threads
 //! included) or a broken invariant checked here. It uses only the crate's public API.
+//!
+//! Invariants checked against independent truth: perft equals shakmaty's own perft, a FEN
+//! reads back to the same position and key, the key equals shakmaty's reference hash, the
+//! time manager's hard limit stays inside the clock (or movetime) minus the overhead, and a
+//! session answers every `go` with exactly one `bestmove` that is legal and the first move
+//! of the last reported variation, whose moves are all legal.
 
-use std::sync::{Arc, LazyLock};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use rookery::chess::Position;
@@ -13,7 +19,7 @@ use rookery::engine::search::{Signals, Silent, search};
 use rookery::engine::timeman::TimeManager;
 use rookery::engine::tt::ChessTable;
 use rookery::engine::{Engine, Limits, OPTIONS, Settings};
-use rookery::uci::parse::{parse_go, parse_position, parse_setoption};
+use rookery::uci::parse::{Command, parse_command, parse_go, parse_position, parse_setoption};
 use rookery::uci::{Output, Uci};
 use shakmaty::Position as _;
 
@@ -41,13 +47,21 @@ pub fn command_line(data: &[u8]) {
     }
     let start = Position::startpos();
     let limits = parse_go(text).resolve(&start, |_| {});
+    let overhead = Duration::from_millis(10);
     for us in shakmaty::Color::ALL {
-        let tm = TimeManager::new(&limits, us, Duration::from_millis(10));
+        let tm = TimeManager::new(&limits, us, overhead);
         let (soft, hard) = tm.budget();
         assert!(
             soft <= hard,
             "soft {soft:?} above hard {hard:?} for '{text}'"
         );
+        let granted = limits.movetime.or(limits.clock(us));
+        if let (Some(granted), Some(hard)) = (granted, hard) {
+            assert!(
+                hard <= granted.saturating_sub(overhead),
+                "hard {hard:?} beyond {granted:?} minus the overhead for '{text}'"
+            );
+        }
     }
 }
 
@@ -55,7 +69,18 @@ pub fn command_line(data: &[u8]) {
 fn check_position(mut pos: Position) {
     let chess = pos.chess().clone();
     assert_eq!(pos.key(), reference_key(&chess), "key of {}", pos.fen());
-    let _ = pos.fen();
+    let fen = pos.fen();
+    let again = Position::from_fen(
+        &fen,
+        pos.castling_mode() == shakmaty::CastlingMode::Chess960,
+    )
+    .unwrap_or_else(|e| panic!("our own FEN {fen} does not read back: {e}"));
+    assert_eq!(again.fen(), fen, "FEN round trip");
+    assert_eq!(
+        again.key(),
+        pos.key(),
+        "key after the FEN round trip of {fen}"
+    );
     let moves = pos.legal_moves();
     for &mv in &moves {
         let text = mv.to_uci(pos.castling_mode()).to_string();
@@ -69,7 +94,12 @@ fn check_position(mut pos: Position) {
         assert_eq!(pos.key(), reference_key(pos.chess()), "after {text}");
         pos.pop();
     }
-    let _ = perft(&mut pos, 2);
+    assert_eq!(
+        perft(&mut pos, 2),
+        shakmaty::perft(&chess, 2),
+        "perft 2 of {}",
+        pos.fen()
+    );
     let limits = Limits {
         nodes: Some(PROBE_NODES),
         ..Limits::default()
@@ -94,31 +124,92 @@ fn check_position(mut pos: Position) {
     }
 }
 
-/// Drops everything the engine says: a session checks behaviour, not output.
-struct Discard;
+/// Keeps every protocol line for the checks at the end of a session; drops progress.
+#[derive(Default)]
+struct Collect(Mutex<Vec<String>>);
 
-impl Output for Discard {
-    fn line(&self, _: &str) {}
+impl Output for Collect {
+    fn line(&self, text: &str) {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(text.to_string());
+    }
     fn progress(&self, _: &str) {}
 }
 
 /// A whole session: every line of `data` is sent to a fresh engine, as a GUI would,
 /// then `stop`. Commands whose cost is the point of the command, not a defect, are
 /// scaled down so one input stays cheap: `bench` runs at depth 1, `go perft` at depth 2
-/// at most, `Hash` at most 64 MiB and `Threads` at most 4; the `Debug Log File` option
-/// is skipped because it writes files.
+/// at most, `Hash` at most 64 MiB and `Threads` at most 4; the `Debug Log File` and
+/// `BookFile` options are skipped because they name files.
 pub fn session(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let engine = Engine::with_hash(1).expect("a 1 MiB table fits");
-    let mut uci = Uci::new(engine, Arc::new(Discard));
+    let output = Arc::new(Collect::default());
+    let mut uci = Uci::new(engine, output.clone());
+    // The position each `go` searched, in order.
+    let mut searched = Vec::new();
     for line in text.split(['\n', '\r']) {
         let Some(line) = tame(line) else { continue };
+        if matches!(parse_command(&line), Command::Go(_)) {
+            searched.push(uci.engine().position().clone());
+        }
         if !uci.handle(&line) {
             break;
         }
     }
     uci.handle("stop");
     uci.handle("isready");
+    let lines = output.0.lock().unwrap_or_else(|e| e.into_inner());
+    check_answers(&searched, &lines);
+}
+
+/// Every `go` got exactly one `bestmove`, in order; each is legal, `(none)` exactly when
+/// nothing is legal, and the first move of the last slot-1 variation reported since the
+/// previous `bestmove`; every reported variation is legal.
+fn check_answers(searched: &[Position], lines: &[String]) {
+    let answers: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("bestmove"))
+        .collect();
+    assert_eq!(
+        answers.len(),
+        searched.len(),
+        "{} go, {} bestmove",
+        searched.len(),
+        answers.len()
+    );
+    let mut from = 0;
+    for (pos, &end) in searched.iter().zip(&answers) {
+        let best = lines[end].split_whitespace().nth(1).unwrap_or("");
+        let mut last_pv: Option<Vec<&str>> = None;
+        for line in lines[from..end]
+            .iter()
+            .filter(|l| l.starts_with("info depth"))
+        {
+            let Some((_, pv)) = line.split_once(" pv ") else {
+                continue;
+            };
+            let pv: Vec<&str> = pv.split_whitespace().collect();
+            let mut p = pos.clone();
+            for mv in &pv {
+                p.push_uci(mv)
+                    .unwrap_or_else(|e| panic!("{line}: {e} from {}", pos.fen()));
+            }
+            if !line.contains(" multipv ") || line.contains(" multipv 1 ") {
+                last_pv = Some(pv);
+            }
+        }
+        if best == "(none)" {
+            assert!(pos.legal_moves().is_empty(), "(none) in {}", pos.fen());
+        } else {
+            pos.parse_uci(best)
+                .unwrap_or_else(|e| panic!("bestmove {best}: {e} in {}", pos.fen()));
+            let first = last_pv.as_ref().and_then(|pv| pv.first().copied());
+            assert_eq!(first, Some(best), "bestmove vs last pv in {}", pos.fen());
+        }
+        from = end + 1;
+    }
 }
 
 /// The largest value a session may give a spin option whose cost grows with its value.
@@ -150,7 +241,8 @@ fn tame(line: &str) -> Option<String> {
             };
             let known = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name));
             let name = name.to_ascii_lowercase();
-            if known.is_some_and(|o| o.name == "Debug Log File") {
+            // Options that name files: the harness neither writes nor reads arbitrary paths.
+            if known.is_some_and(|o| matches!(o.name, "Debug Log File" | "BookFile")) {
                 return None;
             }
             let Some(cap) = cap(&name) else {
