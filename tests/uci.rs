@@ -199,6 +199,11 @@ fn repetition_draw_taken_when_behind_avoided_when_ahead() {
     let mut e = Engine::start();
     // White has an extra queen; the knights shuffle f3-h4 and f6-h5.
     let start = "6k1/8/5n2/8/8/5N2/8/Q5K1 w - - 0 1";
+    // The table learns a move for the start position first, so a variation ending in the
+    // repetition could be (wrongly) extended by it.
+    e.send(&format!("position fen {start}"));
+    let lines = e.go("depth 8");
+    check_answer(&Position::from_fen(start, false).unwrap(), &lines);
     // Black to move can repeat the start position a third time: a draw, which it takes.
     let moves = "f3h4 f6h5 h4f3 h5f6 f3h4 f6h5 h4f3";
     e.send(&format!("position fen {start} moves {moves}"));

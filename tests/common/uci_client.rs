@@ -156,7 +156,8 @@ fn is_first_slot(line: &str) -> bool {
 /// - otherwise a scored `info` line came first, the move is legal, it is the first move of
 ///   the last `info ... pv` line of MultiPV slot 1, and the ponder move, if any, is that
 ///   variation's second move;
-/// - every move of every reported variation is legal.
+/// - every move of every reported variation is legal, and none goes on past a threefold
+///   repetition (counting the game's positions in `pos`).
 ///
 /// Returns the move and the ponder move.
 pub fn check_answer(pos: &Position, lines: &[String]) -> (String, Option<String>) {
@@ -175,9 +176,15 @@ pub fn check_answer(pos: &Position, lines: &[String]) -> (String, Option<String>
         .filter(|l| l.starts_with("info") && l.contains(" pv "))
     {
         let mut p = pos.clone();
-        for mv in pv_of(line) {
+        let pv = pv_of(line);
+        for (i, mv) in pv.iter().enumerate() {
             p.push_uci(mv)
                 .unwrap_or_else(|e| panic!("pv move {mv}: {e} in {line} from {}", pos.fen()));
+            // The game is drawn there: nothing may follow (fastchess warns otherwise).
+            assert!(
+                p.repetitions() < 2 || i + 1 == pv.len(),
+                "pv continues after a threefold repetition at {mv}: {line}"
+            );
         }
     }
     if best == "(none)" {

@@ -731,14 +731,19 @@ impl Worker<'_> {
         );
     }
 
-    /// A reply to `best` from the table, when the variation stopped after one move.
+    /// A reply to `best` from the table, when the variation stopped after one move. None
+    /// when `best` ends the game in a draw (a variation does not go on past a threefold
+    /// repetition, and GUIs warn when one does).
     fn ponder_from_table(&mut self, best: Move) -> Option<Move> {
         self.board.do_move(best, self.table);
         let moves = self.board.legal_moves();
-        let reply = self
-            .table
-            .probe(TableKey::from(self.board.key()))
-            .and_then(|e| e.mv.find(&moves));
+        let reply = if self.is_draw(1) {
+            None
+        } else {
+            self.table
+                .probe(TableKey::from(self.board.key()))
+                .and_then(|e| e.mv.find(&moves))
+        };
         self.board.undo_move();
         reply
     }
