@@ -97,16 +97,41 @@ fn project_suite_passes_through_the_binary() {
 
 #[test]
 fn hashcheck_counts_nodes_and_reports_no_mismatch() {
-    let out = rookery(&["hashcheck", "--depth", "3", "--games", "20", "--seed", "5"]);
-    assert!(out.status.success());
-    let text = stdout(&out);
-    let last = text.lines().last().unwrap();
-    let nodes: u64 = last
-        .strip_prefix("nodes checked: ")
-        .and_then(|r| r.strip_suffix(", mismatches: 0"))
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("unexpected last line: {last}"));
-    assert!(nodes > 9000, "{nodes}");
+    let checked = |args: &[&str]| -> u64 {
+        let out = rookery(args);
+        assert!(out.status.success());
+        let text = stdout(&out);
+        let last = text.lines().last().unwrap().to_string();
+        last.strip_prefix("nodes checked: ")
+            .and_then(|r| r.strip_suffix(", mismatches: 0"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("unexpected last line: {last}"))
+    };
+    // The tree to depth 3 from the start: the root, a null move from each of its 1 + 20 +
+    // 400 inner nodes (none is in check), and the 20 + 400 + 8,902 nodes of perft 1 to 3
+    // (published counts).
+    let tree = 1 + (1 + 20 + 400) + (20 + 400 + 8_902);
+    assert_eq!(
+        checked(&["hashcheck", "--depth", "3", "--games", "0"]),
+        tree
+    );
+    // 20 random games of 10 plies: each checks its root and, per ply, the move and a null
+    // move unless in check; a game can end early only by mate or stalemate.
+    let with_games = checked(&[
+        "hashcheck",
+        "--depth",
+        "3",
+        "--games",
+        "20",
+        "--seed",
+        "5",
+        "--plies",
+        "10",
+    ]);
+    assert!(
+        (tree + 20 * (1 + 10)..=tree + 20 * (1 + 2 * 10)).contains(&with_games),
+        "{with_games}"
+    );
 }
 
 #[test]

@@ -171,3 +171,105 @@ fn go_nodes_stops_within_a_node_check_of_the_bound() {
         );
     }
 }
+
+/// The back rank of Chess960 start position `n` (0-959) by Scharnagl's numbering, white's
+/// pieces as letters from file a to h: bishops on opposite colours, the queen, the knights
+/// by the fixed table of their ten placements, then rook, king, rook on the squares left.
+fn chess960_back_rank(n: usize) -> [char; 8] {
+    const KNIGHTS: [(usize, usize); 10] = [
+        (0, 1),
+        (0, 2),
+        (0, 3),
+        (0, 4),
+        (1, 2),
+        (1, 3),
+        (1, 4),
+        (2, 3),
+        (2, 4),
+        (3, 4),
+    ];
+    let mut rank = [' '; 8];
+    let (n, light) = (n / 4, n % 4);
+    rank[2 * light + 1] = 'B';
+    let (n, dark) = (n / 4, n % 4);
+    rank[2 * dark] = 'B';
+    let free = |rank: &[char; 8]| -> Vec<usize> { (0..8).filter(|&f| rank[f] == ' ').collect() };
+    let (n, queen) = (n / 6, n % 6);
+    rank[free(&rank)[queen]] = 'Q';
+    let (a, b) = KNIGHTS[n];
+    let empty = free(&rank);
+    rank[empty[a]] = 'N';
+    rank[empty[b]] = 'N';
+    for (square, piece) in free(&rank).into_iter().zip(['R', 'K', 'R']) {
+        rank[square] = piece;
+    }
+    rank
+}
+
+/// Start position `n` as a Shredder-FEN (castling rights named by the rooks' files).
+fn chess960_start(n: usize) -> String {
+    let rank = chess960_back_rank(n);
+    let white: String = rank.iter().collect();
+    let rooks: Vec<char> = (0..8)
+        .filter(|&f| rank[f] == 'R')
+        .map(|f| (b'a' + f as u8) as char)
+        .collect();
+    let rights: String = rooks
+        .iter()
+        .rev()
+        .map(|f| f.to_ascii_uppercase())
+        .chain(rooks.iter().rev().copied())
+        .collect();
+    format!(
+        "{}/pppppppp/8/8/8/8/PPPPPPPP/{white} w {rights} - 0 1",
+        white.to_ascii_lowercase()
+    )
+}
+
+#[test]
+fn scharnagl_numbering_gives_the_standard_position_at_518() {
+    assert_eq!(
+        chess960_back_rank(518).iter().collect::<String>(),
+        "RNBQKBNR"
+    );
+    assert_eq!(chess960_back_rank(0).iter().collect::<String>(), "BBQNNRKR");
+    assert_eq!(
+        chess960_back_rank(959).iter().collect::<String>(),
+        "RKRNNQBB"
+    );
+}
+
+#[test]
+fn games_from_chess960_start_positions_castle_in_king_takes_rook_notation() {
+    let mut e = Engine::start();
+    e.send("setoption name UCI_Chess960 value true");
+    let mut castles_seen = 0;
+    for n in (0..960).step_by(97).chain([518]) {
+        let fen = chess960_start(n);
+        let mut pos = Position::from_fen(&fen, true).unwrap();
+        let mut moves: Vec<String> = Vec::new();
+        for _ in 0..24 {
+            e.send(&format!("position fen {fen} moves {}", moves.join(" ")));
+            let lines = e.go("depth 5");
+            // Legal PVs and bestmove in Chess960 notation: a castling move written
+            // king-to-destination would not parse here.
+            let (best, _) = check_answer(&pos, &lines);
+            if best == "(none)" {
+                break;
+            }
+            for line in lines.iter().filter(|l| l.contains(" pv ")) {
+                let mut p = pos.clone();
+                for mv in line.split(" pv ").nth(1).unwrap().split_whitespace() {
+                    let played = p.push_uci(mv).unwrap();
+                    castles_seen += usize::from(played.is_castle());
+                }
+            }
+            pos.push_uci(&best).unwrap();
+            moves.push(best);
+        }
+    }
+    assert!(
+        castles_seen > 0,
+        "no castling in any variation of the sample"
+    );
+}
