@@ -2,10 +2,12 @@
 //! refusals of bad files, the move choice, castling in both notations, the `rookery book`
 //! listing, and (when it is installed) gnuchess's book against Debian polyglot's listing.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::cli::{rookery, stdout};
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use rookery::chess::Position;
@@ -404,17 +406,6 @@ fn book_choice_names() {
     for name in BookChoice::NAMES {
         assert_eq!(name.parse::<BookChoice>().unwrap().to_string(), name);
     }
-}
-
-fn rookery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
 }
 
 #[test]

@@ -1,18 +1,10 @@
 //! The `rookery` binary's tools, driven as a user or script would drive them.
 
+mod common;
+
 use std::io::Write;
-use std::process::{Command, Output};
 
-fn rookery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).expect("utf-8 output")
-}
+use common::cli::{rookery, stdout};
 
 #[test]
 fn perft_divide_format() {

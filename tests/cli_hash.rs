@@ -1,16 +1,10 @@
 //! `rookery hash`, driven through the binary.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::cli::rookery;
 use rookery::gomoku::{Geometry, parse_moves};
 use rookery::hive::{compact, parse_game_string};
-
-fn rookery(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .output()
-        .expect("the binary runs")
-}
 
 /// The `name: value` lines of a successful run, checked for order and names.
 fn fields(args: &[&str], names: &[&str]) -> Vec<String> {

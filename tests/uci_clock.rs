@@ -9,15 +9,12 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::uci_client::{Engine, WAIT, check_answer};
+use common::uci_client::{Engine, SLACK, WAIT, check_answer};
 use rookery::chess::Position;
 use rookery::engine::Limits;
 use rookery::engine::timeman::TimeManager;
 use shakmaty::{ByColor, Color};
 
-/// What an answer may take beyond the hard limit: the first iteration, the gap between
-/// clock checks, thread wake-ups and pipes, with the other core busy.
-const SLACK: Duration = Duration::from_millis(150);
 const OVERHEAD: Duration = Duration::from_millis(10);
 
 const MIDDLEGAME: &str = "r1bq1rk1/pp2ppbp/n5p1/2Pn4/8/5NP1/PP2PPBP/RNBQ1RK1 w - - 1 9";

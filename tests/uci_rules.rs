@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::uci_client::{Engine, check_answer, scores};
+use common::uci_client::{Engine, check_answer, info_value, scores};
 use rookery::chess::Position;
 use shakmaty::{Move, Position as _};
 
@@ -155,15 +155,7 @@ fn go_nodes_stops_within_a_node_check_of_the_bound() {
             .rev()
             .find(|l| l.starts_with("info depth"))
             .unwrap();
-        let nodes: u64 = last
-            .split(" nodes ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let nodes = info_value(last, "nodes").unwrap() as u64;
         // The main thread checks the bound every 1024 nodes.
         assert!(
             (bound..=bound + 1024).contains(&nodes),

@@ -17,6 +17,11 @@ pub struct Engine {
 
 pub const WAIT: Duration = Duration::from_secs(20);
 
+/// What an answer may take beyond the hard limit the time manager computed: the first
+/// iteration, the gap between clock checks, thread wake-ups and pipes, with the other core
+/// busy running tests in parallel.
+pub const SLACK: Duration = Duration::from_millis(150);
+
 impl Engine {
     pub fn start() -> Engine {
         let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
@@ -225,6 +230,13 @@ pub fn check_answer(pos: &Position, lines: &[String]) -> (String, Option<String>
         );
     }
     (best, ponder)
+}
+
+/// The number after the word `key` in an `info` line (`nodes`, `cp`, `depth`, ...).
+pub fn info_value(line: &str, key: &str) -> Option<i64> {
+    let mut words = line.split_whitespace();
+    words.find(|&w| w == key)?;
+    words.next()?.parse().ok()
 }
 
 pub fn scores(lines: &[String]) -> Vec<String> {
