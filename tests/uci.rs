@@ -6,12 +6,12 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::uci_client::{Engine, SLACK, WAIT, check_answer, info_value, scores};
-use rookery::engine::Limits;
-use rookery::engine::timeman::TimeManager;
-use shakmaty::{ByColor, Color};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
+use rookery::engine::Limits;
+use rookery::engine::timeman::TimeManager;
+use shakmaty::{ByColor, Color};
 
 #[test]
 fn handshake_lists_id_and_options() {
@@ -410,11 +410,7 @@ fn tiny_clocks_and_limits_answer_at_once() {
     ] {
         let asked = Instant::now();
         let lines = e.go(limit);
-        assert!(
-            asked.elapsed() <= SLACK,
-            "{limit}: {:?}",
-            asked.elapsed()
-        );
+        assert!(asked.elapsed() <= SLACK, "{limit}: {:?}", asked.elapsed());
         assert!(!scores(&lines).is_empty(), "{limit}");
         check_answer(&pos, &lines);
     }
