@@ -16,6 +16,7 @@ use super::eval::hce::{Trace, trace};
 use super::limits::Limits;
 use super::options::{self, OptionError, Settings};
 use super::search::{Reporter, SearchResult, Signals, search, wait_for_release};
+use super::tb::Tablebases;
 use super::tt::ChessTable;
 use crate::chess::Position;
 use crate::chess::perft::divide_report;
@@ -50,6 +51,7 @@ pub struct Engine {
     searching: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
     book_rng: ChaCha8Rng,
+    tablebases: Option<Arc<Tablebases>>,
 }
 
 impl Default for Engine {
@@ -79,6 +81,7 @@ impl Engine {
             searching: None,
             book: None,
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
+            tablebases: None,
         })
     }
 
@@ -174,6 +177,26 @@ impl Engine {
         Ok(())
     }
 
+    /// Loads the tablebases of the settings (none when the path is empty). A directory that
+    /// cannot be read, or a path with no table in it, is refused and no tablebases are used.
+    pub(super) fn open_tablebases(&mut self) -> Result<(), OptionError> {
+        self.tablebases = None;
+        let path = &self.settings.syzygy_path;
+        if path.is_empty() {
+            return Ok(());
+        }
+        let tables = Tablebases::open(path).map_err(|e| {
+            OptionError::Refused(format!("SyzygyPath: {e}; no tablebases are used"))
+        })?;
+        self.tablebases = Some(Arc::new(tables));
+        Ok(())
+    }
+
+    /// The largest piece count of the loaded tablebases (0 without any).
+    pub fn tablebase_pieces(&self) -> usize {
+        self.tablebases.as_ref().map_or(0, |tb| tb.max_pieces())
+    }
+
     /// Reseeds the random book choice from the settings (0: from the clock).
     pub(super) fn seed_book_choice(&mut self) {
         let seed = match self.settings.book_seed {
@@ -233,7 +256,8 @@ impl Engine {
         self.signals = Arc::clone(&signals);
         let book_entry = self.book_entry(&limits);
         let table = Arc::clone(&self.table);
-        let options = self.settings.search_options();
+        let mut options = self.settings.search_options();
+        options.tablebases = self.tablebases.clone();
         let pos = self.position.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())

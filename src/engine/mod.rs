@@ -11,7 +11,7 @@
 //! - [`movepick`], [`history`], [`see`]: move ordering and what it learns.
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
-//! - [`book`]: Polyglot opening books.
+//! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
 //! - [`bench`]: the fixed node-count signature.
 
 pub mod bench;
@@ -26,6 +26,7 @@ pub mod options;
 pub mod packed;
 pub mod search;
 pub mod see;
+pub mod tb;
 pub mod timeman;
 pub mod tt;
 

@@ -156,6 +156,14 @@ pub struct Settings {
     pub book_variety: bool,
     /// Seed of the random book choice; 0 seeds from the clock.
     pub book_seed: u64,
+    /// Tablebase directories, separated by `:`; empty for none.
+    pub syzygy_path: String,
+    /// Tablebases are probed inside the search only with at least this much depth left.
+    pub syzygy_probe_depth: i32,
+    /// Tablebases are probed only with at most this many pieces.
+    pub syzygy_probe_limit: usize,
+    /// Tablebase wins and losses beyond the fifty-move rule count as draws.
+    pub syzygy_fifty_move_rule: bool,
 }
 
 impl Default for Settings {
@@ -173,6 +181,10 @@ impl Default for Settings {
             book_file: String::new(),
             book_variety: false,
             book_seed: 0,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 0,
+            syzygy_probe_limit: 0,
+            syzygy_fifty_move_rule: false,
         };
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
@@ -190,6 +202,10 @@ impl Settings {
             threads: self.threads,
             multi_pv: self.multi_pv,
             move_overhead: Duration::from_millis(self.move_overhead_ms),
+            tablebases: None,
+            tb_probe_depth: self.syzygy_probe_depth,
+            tb_probe_limit: self.syzygy_probe_limit,
+            tb_fifty_move_rule: self.syzygy_fifty_move_rule,
         }
     }
 }
@@ -226,7 +242,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 12] = [
+pub static OPTIONS: [EngineOption; 16] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -327,6 +343,38 @@ pub static OPTIONS: [EngineOption; 12] = [
             engine.seed_book_choice();
             Ok(())
         }),
+    },
+    EngineOption {
+        name: "SyzygyPath",
+        kind: OptionKind::String { default: "" },
+        store: |s, v| s.syzygy_path = v.text().to_string(),
+        effect: Some(Engine::open_tablebases),
+    },
+    EngineOption {
+        name: "SyzygyProbeDepth",
+        kind: OptionKind::Spin {
+            default: 1,
+            min: 1,
+            max: 100,
+        },
+        store: |s, v| s.syzygy_probe_depth = v.spin() as i32,
+        effect: None,
+    },
+    EngineOption {
+        name: "SyzygyProbeLimit",
+        kind: OptionKind::Spin {
+            default: 7,
+            min: 0,
+            max: 7,
+        },
+        store: |s, v| s.syzygy_probe_limit = v.spin() as usize,
+        effect: None,
+    },
+    EngineOption {
+        name: "Syzygy50MoveRule",
+        kind: OptionKind::Check { default: true },
+        store: |s, v| s.syzygy_fifty_move_rule = v.check(),
+        effect: None,
     },
 ];
 

@@ -7,8 +7,8 @@
 mod node;
 pub mod params;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
@@ -21,6 +21,7 @@ use super::history::Heuristics;
 use super::limits::Limits;
 use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
+use super::tb::Tablebases;
 use super::timeman::TimeManager;
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
@@ -70,6 +71,14 @@ pub struct SearchOptions {
     pub multi_pv: usize,
     /// Time kept back per move for communication.
     pub move_overhead: Duration,
+    /// Endgame tablebases, if loaded.
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// Tablebases are probed inside the search only with at least this much depth left.
+    pub tb_probe_depth: i32,
+    /// Tablebases are probed only with at most this many pieces on the board.
+    pub tb_probe_limit: usize,
+    /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
+    pub tb_fifty_move_rule: bool,
 }
 
 /// One completed principal variation, as reported while searching.
@@ -277,6 +286,12 @@ struct Worker<'a> {
     pv_index: usize,
     /// Whether the `ponderhit` restart of the clock has been applied.
     ponder_hit_seen: bool,
+    /// Tablebases to probe inside the search (none when the root itself was settled by
+    /// them: its moves are already the ones that keep the result).
+    tablebases: Option<&'a Tablebases>,
+    tb_probe_depth: i32,
+    tb_probe_limit: usize,
+    tb_fifty_move_rule: bool,
     /// The best root move of the last completed iteration, as reported.
     completed_best: Option<RootMove>,
 }
@@ -292,10 +307,21 @@ pub fn search(
 ) -> SearchResult {
     table.new_generation();
     let reductions = Reductions::new();
+    let allowed = |mv: &Move| limits.search_moves.is_empty() || limits.search_moves.contains(mv);
+    // At a root the tables cover, only the moves that keep the tables' result (unless
+    // `searchmoves` excludes them all).
+    let tablebases = options.tablebases.as_deref();
+    let tb_root = tablebases
+        .filter(|tb| tb.covers(pos.chess(), options.tb_probe_limit))
+        .and_then(|tb| tb.root_moves(pos.chess(), options.tb_fifty_move_rule))
+        .map(|(moves, _)| moves)
+        .filter(|moves| moves.iter().any(allowed));
+    let root_tb_hits = u64::from(tb_root.is_some());
     let root_moves: Vec<RootMove> = pos
         .legal_moves()
         .into_iter()
-        .filter(|mv| limits.search_moves.is_empty() || limits.search_moves.contains(mv))
+        .filter(|mv| allowed(mv))
+        .filter(|mv| tb_root.as_ref().is_none_or(|moves| moves.contains(mv)))
         .map(|mv| RootMove {
             mv,
             score: -INFINITE,
@@ -344,7 +370,7 @@ pub fn search(
         time: time.clone(),
         counters: &counters,
         nodes: 0,
-        tb_hits: 0,
+        tb_hits: if id == 0 { root_tb_hits } else { 0 },
         seldepth: 0,
         iteration: 0,
         heuristics: Heuristics::default(),
@@ -354,6 +380,10 @@ pub fn search(
         root_moves: root_moves.clone(),
         pv_index: 0,
         ponder_hit_seen: false,
+        tablebases: tablebases.filter(|_| tb_root.is_none()),
+        tb_probe_depth: options.tb_probe_depth,
+        tb_probe_limit: options.tb_probe_limit,
+        tb_fifty_move_rule: options.tb_fifty_move_rule,
         completed_best: None,
     };
     let multi_pv = options.multi_pv.clamp(1, root_moves.len());

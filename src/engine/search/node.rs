@@ -10,6 +10,7 @@ use super::{
 };
 use crate::engine::movepick::{MAX_PLY, MovePicker, is_tactical};
 use crate::engine::see::see_ge;
+use crate::engine::tb::Outcome;
 use crate::engine::tt::Bound;
 use crate::hashing::TableKey;
 
@@ -50,6 +51,27 @@ impl Worker<'_> {
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
+                return score;
+            }
+        }
+        // Tablebases, right after a capture or pawn move with few enough pieces left: a win
+        // or loss that bounds the window, or a draw, settles the node.
+        if let Some(tb) = self.tablebases
+            && depth >= self.tb_probe_depth
+            && self.board.chess().halfmoves() == 0
+            && tb.covers(self.board.chess(), self.tb_probe_limit)
+            && let Some(outcome) = tb.wdl_after_zeroing(self.board.chess())
+        {
+            self.tb_hits += 1;
+            let outcome = outcome.under(self.tb_fifty_move_rule);
+            let score = outcome.score(ply);
+            let bound = match outcome {
+                Outcome::Win => Bound::Lower,
+                Outcome::Loss => Bound::Upper,
+                _ => Bound::Exact,
+            };
+            if bound.cuts(score, alpha, beta) {
+                self.store(key, None, score, NO_EVAL, depth, bound, ply);
                 return score;
             }
         }

@@ -1,0 +1,163 @@
+//! Syzygy endgame tablebases through `shakmaty-syzygy`: the root's moves narrowed to those
+//! that keep the tables' result, and win/draw/loss probes inside the search.
+//!
+//! Scores: a tablebase win is worth [`TB_WIN`] less the ply, below every mate score and
+//! above every evaluation, so the search still prefers a mate it can see.
+
+use std::path::Path;
+
+use shakmaty::{Chess, Move, Position as _};
+use shakmaty_syzygy::{Tablebase, Wdl};
+
+use super::search::MATE_BOUND;
+
+/// The score of a tablebase win at the root: below every mate, above every evaluation.
+pub const TB_WIN: i32 = MATE_BOUND - 1000;
+
+/// Loaded tables: the directories given, their largest piece count.
+#[derive(Debug)]
+pub struct Tablebases {
+    tables: Tablebase<Chess>,
+    max_pieces: usize,
+}
+
+/// A tablebase result for the side to move, with the fifty-move rule applied or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Outcome {
+    /// Lost.
+    Loss = -2,
+    /// Lost, but saved by the fifty-move rule when it applies.
+    BlessedLoss = -1,
+    /// Drawn.
+    Draw = 0,
+    /// Won, but not inside the fifty-move rule.
+    CursedWin = 1,
+    /// Won.
+    Win = 2,
+}
+
+impl Outcome {
+    fn of(wdl: Wdl) -> Outcome {
+        match wdl {
+            Wdl::Loss => Outcome::Loss,
+            Wdl::BlessedLoss => Outcome::BlessedLoss,
+            Wdl::Draw => Outcome::Draw,
+            Wdl::CursedWin => Outcome::CursedWin,
+            Wdl::Win => Outcome::Win,
+        }
+    }
+
+    /// What the outcome counts as: cursed wins and blessed losses are draws under the
+    /// fifty-move rule, and wins and losses without it.
+    pub fn under(self, fifty_move_rule: bool) -> Outcome {
+        match (self, fifty_move_rule) {
+            (Outcome::CursedWin | Outcome::BlessedLoss, true) => Outcome::Draw,
+            (Outcome::CursedWin, false) => Outcome::Win,
+            (Outcome::BlessedLoss, false) => Outcome::Loss,
+            (other, _) => other,
+        }
+    }
+
+    /// The search score of this outcome `ply` plies from the root.
+    pub fn score(self, ply: usize) -> i32 {
+        match self {
+            Outcome::Win => TB_WIN - ply as i32,
+            Outcome::Loss => -TB_WIN + ply as i32,
+            _ => 0,
+        }
+    }
+}
+
+impl Tablebases {
+    /// Loads the tables in `paths` (directories separated by `:`, as Stockfish reads
+    /// `SyzygyPath`). Refused when a directory cannot be read or none holds a table.
+    pub fn open(paths: &str) -> Result<Tablebases, String> {
+        let mut tables = Tablebase::new();
+        let mut files = 0;
+        for dir in paths.split(':').filter(|d| !d.is_empty()) {
+            if !Path::new(dir).is_dir() {
+                return Err(format!("'{dir}' is not a directory"));
+            }
+            files += tables
+                .add_directory(dir)
+                .map_err(|e| format!("cannot read '{dir}': {e}"))?;
+        }
+        if files == 0 {
+            return Err(format!("no tablebase files in '{paths}'"));
+        }
+        let max_pieces = tables.max_pieces();
+        Ok(Tablebases { tables, max_pieces })
+    }
+
+    /// The most pieces of any loaded table.
+    pub fn max_pieces(&self) -> usize {
+        self.max_pieces
+    }
+
+    /// Whether `pos` can be probed: few enough pieces and no castling rights.
+    pub fn covers(&self, pos: &Chess, limit: usize) -> bool {
+        let pieces = pos.board().occupied().count();
+        pieces <= self.max_pieces.min(limit) && pos.castles().castling_rights().is_empty()
+    }
+
+    /// The result of `pos` for the side to move, as if it had just been reached by a capture
+    /// or pawn move (the fifty-move counter at zero). `None` when no table answers.
+    pub fn wdl_after_zeroing(&self, pos: &Chess) -> Option<Outcome> {
+        self.tables
+            .probe_wdl_after_zeroing(pos)
+            .ok()
+            .map(Outcome::of)
+    }
+
+    /// The root's moves that keep the tables' result, with that result. A won position
+    /// keeps the moves that reach the next capture, pawn move or mate soonest (so the win
+    /// is converted inside the fifty-move rule), a drawn one every drawing move, a lost one
+    /// the moves that put the opponent's next zeroing move furthest off. `None` when a
+    /// table is missing.
+    pub fn root_moves(&self, pos: &Chess, fifty_move_rule: bool) -> Option<(Vec<Move>, Outcome)> {
+        let mut ranked = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            let (outcome, distance) = if after.is_checkmate() {
+                (Outcome::Win, 0)
+            } else {
+                let dtz = self.tables.probe_dtz(&after).ok()?.ignore_rounding().0;
+                // The child's result for its side to move, with the counter as it will be.
+                let theirs = if mv.is_zeroing() {
+                    Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?)
+                } else {
+                    let wdl = self.tables.probe_wdl(&after).ok()?;
+                    Outcome::of(wdl.unambiguous().unwrap_or(wdl.after_zeroing()))
+                };
+                // A capture or pawn move zeroes the counter itself.
+                let distance = if mv.is_zeroing() { 0 } else { dtz.abs() };
+                (negate(theirs), distance)
+            };
+            ranked.push((mv, outcome.under(fifty_move_rule), distance));
+        }
+        let best = ranked.iter().map(|&(_, o, _)| o).max()?;
+        ranked.retain(|&(_, o, _)| o == best);
+        // Wins: the shortest way to the next zeroing move; losses: the longest.
+        let pick = match best {
+            Outcome::Win => ranked.iter().map(|&(_, _, d)| d).min(),
+            Outcome::Loss => ranked.iter().map(|&(_, _, d)| d).max(),
+            _ => None,
+        };
+        if let Some(pick) = pick {
+            ranked.retain(|&(_, _, d)| d == pick);
+        }
+        Some((ranked.into_iter().map(|(mv, _, _)| mv).collect(), best))
+    }
+}
+
+/// The same result from the other side.
+fn negate(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Loss => Outcome::Win,
+        Outcome::BlessedLoss => Outcome::CursedWin,
+        Outcome::Draw => Outcome::Draw,
+        Outcome::CursedWin => Outcome::BlessedLoss,
+        Outcome::Win => Outcome::Loss,
+    }
+}

@@ -1,0 +1,248 @@
+//! Syzygy tablebases (the 3-4 piece set in `tests/syzygy/`): the root's moves against the
+//! tables' own best move, won endings mated inside the fifty-move rule, drawn endings held,
+//! and the UCI options.
+
+mod common;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use common::uci_client::{Engine, WAIT, check_answer, info_value};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rookery::chess::Position;
+use rookery::engine::search::{SearchOptions, Signals, Silent, search};
+use rookery::engine::tb::{Outcome, Tablebases};
+use rookery::engine::tt::ChessTable;
+use rookery::engine::{Limits, Settings};
+use shakmaty::{Chess, Position as _};
+use shakmaty_syzygy::Tablebase;
+
+fn syzygy_dir() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/syzygy")
+        .display()
+        .to_string()
+}
+
+fn tables() -> Tablebases {
+    Tablebases::open(&syzygy_dir()).expect("the test tables load")
+}
+
+/// Random legal positions with the given white and black pieces (besides the kings), white
+/// to move, no castling, no en passant.
+fn random_positions(white: &str, black: &str, count: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut found = Vec::new();
+    while found.len() < count {
+        let mut board = [' '; 64];
+        let mut place = |piece: char, rng: &mut ChaCha8Rng| loop {
+            let sq = rng.random_range(0..64);
+            let rank = sq / 8;
+            if board[sq] == ' ' && !(piece.eq_ignore_ascii_case(&'p') && (rank == 0 || rank == 7)) {
+                board[sq] = piece;
+                return;
+            }
+        };
+        place('K', &mut rng);
+        place('k', &mut rng);
+        for piece in white.chars() {
+            place(piece, &mut rng);
+        }
+        for piece in black.chars() {
+            place(piece.to_ascii_lowercase(), &mut rng);
+        }
+        let ranks: Vec<String> = (0..8)
+            .rev()
+            .map(|rank| {
+                let mut text = String::new();
+                let mut empty = 0;
+                for file in 0..8 {
+                    match board[rank * 8 + file] {
+                        ' ' => empty += 1,
+                        piece => {
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push(piece);
+                        }
+                    }
+                }
+                if empty > 0 {
+                    text.push_str(&empty.to_string());
+                }
+                text
+            })
+            .collect();
+        let fen = format!("{} w - - 0 1", ranks.join("/"));
+        if let Ok(pos) = Position::from_fen(&fen, false)
+            && !pos.legal_moves().is_empty()
+        {
+            found.push(pos);
+        }
+    }
+    found
+}
+
+#[test]
+fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
+    let ours = tables();
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    let mut checked = 0;
+    for (white, black, seed) in [
+        ("R", "", 1),
+        ("Q", "R", 2),
+        ("P", "", 3),
+        ("R", "R", 4),
+        ("B", "N", 5),
+    ] {
+        for pos in random_positions(white, black, 40, seed) {
+            let chess = pos.chess();
+            let (moves, outcome) = ours.root_moves(chess, true).expect("covered");
+            let root = ours.wdl_after_zeroing(chess).unwrap().under(true);
+            assert_eq!(outcome, root, "{}", pos.fen());
+            assert!(!moves.is_empty());
+            // The library's own choice is among ours...
+            let (best, _) = reference.best_move(chess).unwrap().unwrap();
+            assert!(
+                moves.contains(&best),
+                "{}: {best:?} not in {moves:?}",
+                pos.fen()
+            );
+            // ...and every move kept keeps the result.
+            for &mv in &moves {
+                let mut after = chess.clone();
+                after.play_unchecked(mv);
+                if after.is_checkmate() {
+                    continue;
+                }
+                let theirs = ours.wdl_after_zeroing(&after).unwrap().under(true);
+                let keeps = match root {
+                    Outcome::Win => theirs == Outcome::Loss,
+                    Outcome::Draw => theirs == Outcome::Draw,
+                    _ => true,
+                };
+                assert!(keeps, "{}: {mv:?} gives {theirs:?}", pos.fen());
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 200);
+}
+
+/// Plays `pos` out with the engine on both sides, a few thousand nodes a move, tables
+/// loaded; returns the final position and the plies played.
+fn play_out(mut pos: Position, tb: &Arc<Tablebases>, plies: usize) -> (Position, usize) {
+    let table = ChessTable::new(4).unwrap();
+    let options = SearchOptions {
+        tablebases: Some(Arc::clone(tb)),
+        ..Settings::default().search_options()
+    };
+    let limits = Limits {
+        nodes: Some(3000),
+        ..Limits::default()
+    };
+    for ply in 0..plies {
+        if pos.legal_moves().is_empty() || pos.chess().halfmoves() >= 100 {
+            return (pos, ply);
+        }
+        let result = search(
+            &pos,
+            &limits,
+            &options,
+            &table,
+            &Signals::default(),
+            &Silent,
+        );
+        pos.push(result.best.expect("a move"));
+    }
+    (pos, plies)
+}
+
+#[test]
+fn won_rook_and_queen_endings_are_mated_inside_the_fifty_move_rule() {
+    let tb = Arc::new(tables());
+    let mut won = 0;
+    for (piece, seed) in [("R", 11), ("Q", 12)] {
+        for start in random_positions(piece, "", 10, seed) {
+            if tb.wdl_after_zeroing(start.chess()) != Some(Outcome::Win) {
+                continue;
+            }
+            won += 1;
+            let fen = start.fen();
+            let (end, plies) = play_out(start, &tb, 200);
+            assert!(
+                end.chess().is_checkmate(),
+                "{fen}: no mate after {plies} plies, at {} (halfmove clock {})",
+                end.fen(),
+                end.chess().halfmoves()
+            );
+        }
+    }
+    assert!(won >= 16, "only {won} won starts");
+}
+
+#[test]
+fn drawn_pawn_and_rook_endings_are_held() {
+    let tb = Arc::new(tables());
+    let mut held = 0;
+    for (white, black, seed) in [("P", "", 21), ("R", "R", 22)] {
+        for start in random_positions(white, black, 12, seed) {
+            if tb.wdl_after_zeroing(start.chess()) != Some(Outcome::Draw) {
+                continue;
+            }
+            let mut pos = start.clone();
+            for _ in 0..40 {
+                let (next, plies) = play_out(pos.clone(), &tb, 1);
+                if plies == 0 {
+                    break;
+                }
+                pos = next;
+                let now = tb.wdl_after_zeroing(pos.chess()).map(|o| o.under(true));
+                assert!(
+                    matches!(now, Some(Outcome::Draw) | None),
+                    "{}: became {now:?} at {}",
+                    start.fen(),
+                    pos.fen()
+                );
+            }
+            held += 1;
+        }
+    }
+    assert!(held >= 8, "only {held} drawn starts");
+}
+
+#[test]
+fn syzygy_options_over_uci() {
+    let mut e = Engine::start();
+    e.send("setoption name SyzygyPath value /nonexistent/tables");
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert!(
+        lines[0].starts_with("info string SyzygyPath: ")
+            && lines[0].ends_with("no tablebases are used"),
+        "{lines:#?}"
+    );
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    e.send("isready");
+    assert_eq!(e.until(WAIT, |l| l == "readyok"), vec!["readyok"]);
+    // KQ against KR, the queen side to move: the root is settled by the tables.
+    let fen = "8/8/8/3k4/8/8/2r5/1QK5 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 6");
+    check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    assert!(info_value(last, "tbhits").unwrap() >= 1, "{last}");
+    // Five pieces: the 3-4 piece set does not cover it, so nothing is probed at the root;
+    // its captures lead into the tables.
+    let fen = "8/8/8/3k4/8/2n5/2r5/1QK5 w - - 0 1";
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 6");
+    check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+}
