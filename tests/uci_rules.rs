@@ -265,3 +265,37 @@ fn games_from_chess960_start_positions_castle_in_king_takes_rook_notation() {
         "no castling in any variation of the sample"
     );
 }
+
+#[test]
+fn uci_show_wdl_adds_win_draw_loss_in_permille() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let lines = e.go("depth 3");
+    assert!(lines.iter().all(|l| !l.contains(" wdl ")), "off by default");
+    e.send("setoption name UCI_ShowWDL value true");
+    for (fen, certain) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        ),
+        ("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", true),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 4");
+        check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        for line in lines.iter().filter(|l| l.starts_with("info depth")) {
+            let wdl: Vec<i64> = line
+                .split(" wdl ")
+                .nth(1)
+                .unwrap_or_else(|| panic!("no wdl: {line}"))
+                .split_whitespace()
+                .take(3)
+                .map(|n| n.parse().unwrap())
+                .collect();
+            assert_eq!(wdl.iter().sum::<i64>(), 1000, "{line}");
+            if certain && line.contains("score mate") {
+                assert_eq!(wdl, vec![1000, 0, 0], "{line}");
+            }
+        }
+    }
+}

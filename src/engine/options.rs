@@ -164,6 +164,8 @@ pub struct Settings {
     pub syzygy_probe_limit: usize,
     /// Tablebase wins and losses beyond the fifty-move rule count as draws.
     pub syzygy_fifty_move_rule: bool,
+    /// Reported lines carry the expected win, draw and loss in permille.
+    pub show_wdl: bool,
 }
 
 impl Default for Settings {
@@ -185,6 +187,7 @@ impl Default for Settings {
             syzygy_probe_depth: 0,
             syzygy_probe_limit: 0,
             syzygy_fifty_move_rule: false,
+            show_wdl: false,
         };
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
@@ -242,7 +245,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 16] = [
+pub static OPTIONS: [EngineOption; 17] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -374,6 +377,12 @@ pub static OPTIONS: [EngineOption; 16] = [
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check { default: true },
         store: |s, v| s.syzygy_fifty_move_rule = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "UCI_ShowWDL",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.show_wdl = v.check(),
         effect: None,
     },
 ];

@@ -5,6 +5,7 @@ use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 
 use crate::chess::Position;
 use crate::engine::eval::hce::{Score, Trace};
+use crate::engine::eval::win_draw_loss;
 use crate::engine::search::{Line, MATE, MATE_BOUND, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{NAME, OPTIONS, OptionKind};
@@ -50,7 +51,7 @@ pub fn score(score: i32) -> String {
 }
 
 /// One `info` line for a reported variation.
-pub fn info(line: &Line, mode: CastlingMode) -> String {
+pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
     let ms = line.time.as_millis().max(1) as u64;
     let nps = line.nodes * 1000 / ms;
     let bound = match line.bound {
@@ -68,8 +69,14 @@ pub fn info(line: &Line, mode: CastlingMode) -> String {
     } else {
         format!(" pv {}", pv.join(" "))
     };
+    let wdl = if show_wdl {
+        let [w, d, l] = win_draw_loss(line.score);
+        format!(" wdl {w} {d} {l}")
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} multipv {} score {}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {}{pv}",
+        "info depth {} seldepth {} multipv {} score {}{wdl}{bound} nodes {} nps {nps} hashfull {} tbhits {} time {}{pv}",
         line.depth,
         line.seldepth,
         line.multipv,

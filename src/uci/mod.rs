@@ -55,11 +55,12 @@ fn send(out: &dyn Output, text: &str) {
 struct UciReporter {
     out: Arc<dyn Output>,
     mode: CastlingMode,
+    show_wdl: bool,
 }
 
 impl Reporter for UciReporter {
     fn line(&self, line: &Line) {
-        send(&*self.out, &format::info(line, self.mode));
+        send(&*self.out, &format::info(line, self.mode, self.show_wdl));
     }
 
     fn finished(&self, result: &SearchResult) {
@@ -171,6 +172,7 @@ impl Uci {
                 let reporter = Arc::new(UciReporter {
                     out,
                     mode: self.engine.position().castling_mode(),
+                    show_wdl: self.engine.settings().show_wdl,
                 });
                 if let Err(e) = self.engine.go(limits, reporter) {
                     self.info(&format!("cannot start the search thread: {e}"));
