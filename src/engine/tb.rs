@@ -7,12 +7,15 @@
 use std::path::Path;
 
 use shakmaty::{Chess, Move, Position as _};
-use shakmaty_syzygy::{Tablebase, Wdl};
+use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
 
+use super::movepick::MAX_PLY;
 use super::search::MATE_BOUND;
 
 /// The score of a tablebase win at the root: below every mate, above every evaluation.
 pub const TB_WIN: i32 = MATE_BOUND - 1000;
+/// Scores beyond this are tablebase wins or mates.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 
 /// Loaded tables: the directories given, their largest piece count.
 #[derive(Debug)]
@@ -119,21 +122,20 @@ impl Tablebases {
         for mv in pos.legal_moves() {
             let mut after = pos.clone();
             after.play_unchecked(mv);
-            let (outcome, distance) = if after.is_checkmate() {
-                (Outcome::Win, 0)
+            // The child's result for its side to move, with the counter as it will be, and
+            // how far the next zeroing move is (a capture or pawn move zeroes it itself).
+            let (theirs, distance) = if after.is_checkmate() {
+                (Outcome::Loss, 0)
+            } else if mv.is_zeroing() {
+                let wdl = self.tables.probe_wdl_after_zeroing(&after).ok()?;
+                (Outcome::of(wdl), 0)
             } else {
-                let dtz = self.tables.probe_dtz(&after).ok()?.ignore_rounding().0;
-                // The child's result for its side to move, with the counter as it will be.
-                let theirs = if mv.is_zeroing() {
-                    Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?)
-                } else {
-                    let wdl = self.tables.probe_wdl(&after).ok()?;
-                    Outcome::of(wdl.unambiguous().unwrap_or(wdl.after_zeroing()))
-                };
-                // A capture or pawn move zeroes the counter itself.
-                let distance = if mv.is_zeroing() { 0 } else { dtz.abs() };
-                (negate(theirs), distance)
+                let dtz = self.tables.probe_dtz(&after).ok()?;
+                let wdl = AmbiguousWdl::from_dtz_and_halfmoves(dtz, after.halfmoves());
+                let wdl = wdl.unambiguous().unwrap_or(wdl.after_zeroing());
+                (Outcome::of(wdl), dtz.ignore_rounding().0.abs())
             };
+            let outcome = negate(theirs);
             ranked.push((mv, outcome.under(fifty_move_rule), distance));
         }
         let best = ranked.iter().map(|&(_, o, _)| o).max()?;

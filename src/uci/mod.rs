@@ -127,7 +127,7 @@ impl Uci {
         self.send(&format!("info string {text}"));
     }
 
-    fn refused(&self, command: &str, _: Busy) {
+    fn refused(&self, command: &str) {
         self.info(&format!(
             "{command} refused: a search is running (send stop first)"
         ));
@@ -148,12 +148,12 @@ impl Uci {
             Command::SetOption(Err(e)) => self.info(&e),
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
                 Ok(()) => {}
-                Err(OptionError::Busy(name)) => self.refused(&format!("setoption {name}"), Busy),
+                Err(OptionError::Busy(name)) => self.refused(&format!("setoption {name}")),
                 Err(e) => self.info(&e.to_string()),
             },
             Command::NewGame => {
-                if let Err(busy) = self.engine.new_game() {
-                    self.refused("ucinewgame", busy);
+                if let Err(Busy) = self.engine.new_game() {
+                    self.refused("ucinewgame");
                 }
             }
             Command::Position(spec) => {
@@ -186,7 +186,7 @@ impl Uci {
                         self.send(&text);
                     }
                 }
-                Err(busy) => self.refused("go perft", busy),
+                Err(Busy) => self.refused("go perft"),
             },
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
@@ -212,7 +212,7 @@ impl Uci {
     fn bench(&mut self, depth: Result<u32, String>) {
         // Refused while searching before the depth is looked at, as before.
         if self.engine.is_searching() {
-            self.refused("bench", Busy);
+            self.refused("bench");
             return;
         }
         let depth = match depth {
@@ -226,7 +226,7 @@ impl Uci {
         });
         match result {
             Ok(result) => self.send(&format!("{} nodes {} nps", result.nodes, result.nps())),
-            Err(busy) => self.refused("bench", busy),
+            Err(Busy) => self.refused("bench"),
         }
     }
 }

@@ -8,7 +8,7 @@
 
 pub mod hce;
 
-use super::search::MATE_BOUND;
+use super::tb::TB_BOUND;
 
 use shakmaty::{Chess, Move};
 
@@ -27,7 +27,7 @@ pub fn win_draw_loss(score: i32) -> [u32; 3] {
     const EVEN: f64 = 150.0;
     /// Centipawns over which the odds grow by a factor of e.
     const SPREAD: f64 = 50.0;
-    if score.abs() >= MATE_BOUND - 2000 {
+    if score.abs() >= TB_BOUND {
         return if score > 0 {
             [1000, 0, 0]
         } else {

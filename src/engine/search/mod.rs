@@ -195,6 +195,18 @@ struct RootMove {
     pv: ArrayVec<Move, MAX_PLY>,
 }
 
+impl RootMove {
+    /// The score to show: this iteration's, or the last one's for a move not scored yet
+    /// (-INFINITE when it never was).
+    fn shown_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.previous_score
+        } else {
+            self.score
+        }
+    }
+}
+
 /// Per-ply search state.
 #[derive(Clone, Copy, Default)]
 struct Frame {
@@ -433,11 +445,7 @@ pub fn search(
     SearchResult {
         best: Some(best.mv),
         ponder,
-        score: if best.score == -INFINITE {
-            best.previous_score
-        } else {
-            best.score
-        },
+        score: best.shown_score(),
         depth,
         nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
     }
@@ -552,16 +560,11 @@ impl Worker<'_> {
     /// Reports the line of the move about to be played as MultiPV slot 1.
     fn report_final(&self, chosen: &RootMove, completed: i32, reporter: &dyn Reporter) {
         self.publish_counters();
-        let score = if chosen.score == -INFINITE {
-            chosen.previous_score
-        } else {
-            chosen.score
-        };
         reporter.line(&Line {
             depth: completed.max(1),
             seldepth: chosen.seldepth.max(1),
             multipv: 1,
-            score,
+            score: chosen.shown_score(),
             bound: if chosen.scored_at == self.iteration {
                 chosen.bound
             } else {
@@ -785,11 +788,7 @@ impl Worker<'_> {
         let tb_hits = self.total_tb_hits();
         let first = if bound.is_some() { lines - 1 } else { 0 };
         for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
-            let score = if rm.score == -INFINITE {
-                rm.previous_score
-            } else {
-                rm.score
-            };
+            let score = rm.shown_score();
             if score == -INFINITE {
                 continue;
             }
