@@ -29,6 +29,8 @@ fn handshake_lists_id_and_options() {
         "option name Ponder type check default false",
         "option name UCI_Chess960 type check default false",
         "option name Debug Log File type string",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1320 min 1320 max 2450",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -542,4 +544,42 @@ fn played(fen: &str, moves: &str) -> Position {
         pos.push_uci(mv).unwrap();
     }
     pos
+}
+
+#[test]
+fn a_game_at_limited_strength_answers_every_move_by_the_rules() {
+    // Two levels play one game against each other through one process: every answer is
+    // checked as a GUI checks it, and the node counts stay at the levels' budgets.
+    let mut e = Engine::start();
+    e.send("setoption name UCI_LimitStrength value true");
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for ply in 0..40 {
+        if pos.legal_moves().is_empty() {
+            break;
+        }
+        let (elo, budget) = if ply % 2 == 0 {
+            (1320, 2_160)
+        } else {
+            (2150, 22_000)
+        };
+        e.send(&format!("setoption name UCI_Elo value {elo}"));
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        let lines = e.go("wtime 30000 btime 30000 winc 100 binc 100");
+        let (best, _) = check_answer(&pos, &lines);
+        let nodes = lines
+            .iter()
+            .filter_map(|l| info_value(l, "nodes"))
+            .max()
+            .unwrap();
+        // Within one look at the budget (every 32 nodes) and the first iteration.
+        assert!(nodes <= budget + 1_000, "{nodes} nodes at {elo}");
+        pos.push_uci(&best).unwrap();
+        moves.push(best);
+    }
+    assert!(
+        moves.len() >= 10,
+        "the game ended after {} plies",
+        moves.len()
+    );
 }

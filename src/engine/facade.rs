@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::thread::JoinHandle;
 
-use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
+use rand::{Rng, SeedableRng};
 use shakmaty::CastlingMode;
 
 use super::bench::{self, BenchResult};
@@ -51,6 +51,8 @@ pub struct Engine {
     searching: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
     book_rng: ChaCha8Rng,
+    /// Seeds each limited-strength search's choice of move.
+    strength_rng: ChaCha8Rng,
     tablebases: Option<Arc<Tablebases>>,
 }
 
@@ -81,6 +83,7 @@ impl Engine {
             searching: None,
             book: None,
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
+            strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
             tablebases: None,
         })
     }
@@ -258,6 +261,7 @@ impl Engine {
         let table = Arc::clone(&self.table);
         let mut options = self.settings.search_options();
         options.tablebases = self.tablebases.clone();
+        options.strength_seed = self.strength_rng.next_u64();
         let pos = self.position.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())

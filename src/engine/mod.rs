@@ -12,6 +12,7 @@
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
+//! - [`strength`]: `UCI_LimitStrength` and `UCI_Elo`, weakened play for people.
 //! - [`bench`]: the fixed node-count signature.
 
 pub mod bench;
@@ -26,6 +27,7 @@ pub mod options;
 pub mod packed;
 pub mod search;
 pub mod see;
+pub mod strength;
 pub mod tb;
 pub mod timeman;
 pub mod tt;

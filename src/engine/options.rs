@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use super::facade::Engine;
 use super::search::SearchOptions;
+use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, StrengthLimit};
 
 /// How an option is set, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -166,6 +167,10 @@ pub struct Settings {
     pub syzygy_fifty_move_rule: bool,
     /// Reported lines carry the expected win, draw and loss in permille.
     pub show_wdl: bool,
+    /// Play at the strength of [`Settings::elo`] instead of full strength.
+    pub limit_strength: bool,
+    /// The Elo to play at when the strength is limited.
+    pub elo: i64,
 }
 
 impl Default for Settings {
@@ -188,6 +193,8 @@ impl Default for Settings {
             syzygy_probe_limit: 0,
             syzygy_fifty_move_rule: false,
             show_wdl: false,
+            limit_strength: false,
+            elo: 0,
         };
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
@@ -209,6 +216,10 @@ impl Settings {
             tb_probe_depth: self.syzygy_probe_depth,
             tb_probe_limit: self.syzygy_probe_limit,
             tb_fifty_move_rule: self.syzygy_fifty_move_rule,
+            strength: self
+                .limit_strength
+                .then(|| StrengthLimit::for_elo(self.elo)),
+            strength_seed: 0,
         }
     }
 }
@@ -245,7 +256,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 17] = [
+pub static OPTIONS: [EngineOption; 19] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -383,6 +394,22 @@ pub static OPTIONS: [EngineOption; 17] = [
         name: "UCI_ShowWDL",
         kind: OptionKind::Check { default: false },
         store: |s, v| s.show_wdl = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "UCI_LimitStrength",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.limit_strength = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "UCI_Elo",
+        kind: OptionKind::Spin {
+            default: ELO_DEFAULT,
+            min: ELO_MIN,
+            max: ELO_MAX,
+        },
+        store: |s, v| s.elo = v.spin(),
         effect: None,
     },
 ];

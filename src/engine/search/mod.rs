@@ -12,6 +12,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use arrayvec::ArrayVec;
+use rand::SeedableRng;
+use rand::rngs::ChaCha8Rng;
 use shakmaty::{Move, Piece, Position as _, Square};
 use tracing::{debug, error, instrument};
 
@@ -21,6 +23,7 @@ use super::history::Heuristics;
 use super::limits::Limits;
 use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
+use super::strength::StrengthLimit;
 use super::tb::Tablebases;
 use super::timeman::TimeManager;
 use super::tt::{Bound, ChessEntry, ChessTable};
@@ -38,6 +41,12 @@ pub const MAX_DEPTH: i32 = 100;
 const NO_EVAL: i16 = i16::MIN;
 /// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
 const HELPER_STACK: usize = 32 << 20;
+/// Nodes between two looks at the clock and node budget.
+const POLL_INTERVAL: u64 = 1024;
+/// Below this node budget the budget is looked at every [`FINE_POLL_INTERVAL`] nodes.
+const SMALL_NODE_BUDGET: u64 = 64 * 1024;
+/// Nodes between two looks at a small node budget.
+const FINE_POLL_INTERVAL: u64 = 32;
 
 /// Flags shared by the thread that controls a search and every search thread.
 #[derive(Default)]
@@ -79,6 +88,10 @@ pub struct SearchOptions {
     pub tb_probe_limit: usize,
     /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
     pub tb_fifty_move_rule: bool,
+    /// Weakened play for people (`UCI_LimitStrength`), if on.
+    pub strength: Option<StrengthLimit>,
+    /// Seed of the weakened play's random choice.
+    pub strength_seed: u64,
 }
 
 /// One completed principal variation, as reported while searching.
@@ -306,6 +319,12 @@ struct Worker<'a> {
     tb_fifty_move_rule: bool,
     /// The best root move of the last completed iteration, as reported.
     completed_best: Option<RootMove>,
+    /// The MultiPV lines of the last completed iteration, best first.
+    completed_lines: Vec<RootMove>,
+    /// MultiPV lines reported (a limited strength searches more than it shows).
+    shown_lines: usize,
+    /// Nodes between two looks at the clock and node budget.
+    poll_interval: u64,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move.
@@ -319,6 +338,22 @@ pub fn search(
 ) -> SearchResult {
     table.new_generation();
     let reductions = Reductions::new();
+    // A limited strength searches on a node budget.
+    let weakened_limits;
+    let limits = match options.strength {
+        Some(strength) => {
+            weakened_limits = Limits {
+                nodes: Some(
+                    limits
+                        .nodes
+                        .map_or(strength.nodes, |n| n.min(strength.nodes)),
+                ),
+                ..limits.clone()
+            };
+            &weakened_limits
+        }
+        None => limits,
+    };
     let allowed = |mv: &Move| limits.search_moves.is_empty() || limits.search_moves.contains(mv);
     // At a root the tables cover, only the moves that keep the tables' result (unless
     // `searchmoves` excludes them all).
@@ -373,6 +408,11 @@ pub fn search(
         };
     }
 
+    // Small node budgets (limited strength) are kept to within a few dozen nodes.
+    let poll_interval = match limits.nodes {
+        Some(n) if n < SMALL_NODE_BUDGET => FINE_POLL_INTERVAL,
+        _ => POLL_INTERVAL,
+    };
     let make_worker = |id: usize| Worker {
         id,
         board: Board::new(pos.clone()),
@@ -397,10 +437,19 @@ pub fn search(
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,
         completed_best: None,
+        completed_lines: Vec::new(),
+        shown_lines: 1,
+        poll_interval,
     };
-    let multi_pv = options.multi_pv.clamp(1, root_moves.len());
+    let shown_lines = options.multi_pv.clamp(1, root_moves.len());
+    // A limited strength also searches the alternatives it may play, on a node budget.
+    let multi_pv = match options.strength {
+        Some(strength) => shown_lines.max(strength.lines).min(root_moves.len()),
+        None => shown_lines,
+    };
 
     let mut main = make_worker(0);
+    main.shown_lines = shown_lines;
     let depth = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
@@ -430,6 +479,12 @@ pub fn search(
     });
 
     let (mut best, mut tell) = main.final_choice(depth);
+    if let Some(strength) = options.strength
+        && let Some(weaker) = main.weaker_choice(&best, &strength, options.strength_seed)
+    {
+        best = weaker;
+        tell = true;
+    }
     // A variation cut after one move gets the table's reply, for pondering.
     if best.pv.len() == 1
         && let Some(reply) = main.ponder_from_table(best.mv)
@@ -507,6 +562,7 @@ impl Worker<'_> {
             }
             completed = depth;
             self.completed_best = Some(self.root_moves[0].clone());
+            self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {
                 debug!(
                     depth,
@@ -516,7 +572,7 @@ impl Worker<'_> {
                     ms = self.time.elapsed().as_millis() as u64,
                     "iteration complete"
                 );
-                self.report(depth, multi_pv, None, reporter);
+                self.report(depth, self.shown_lines, None, reporter);
                 if self.iteration_limits_reached(depth) {
                     break;
                 }
@@ -555,6 +611,33 @@ impl Worker<'_> {
             (None, None) => best,
         };
         (chosen, true)
+    }
+
+    /// At a limited strength, the line to play instead of `best`, if the level's random
+    /// choice among the last completed iteration's lines falls on another move.
+    fn weaker_choice(
+        &self,
+        best: &RootMove,
+        strength: &StrengthLimit,
+        seed: u64,
+    ) -> Option<RootMove> {
+        // The best move first, with its latest score; then the other completed lines.
+        let mut lines = vec![best.clone()];
+        lines.extend(
+            self.completed_lines
+                .iter()
+                .filter(|rm| rm.mv != best.mv)
+                .cloned(),
+        );
+        let scores: Vec<Option<i32>> = std::iter::once(Some(best.shown_score()))
+            .chain(
+                lines[1..]
+                    .iter()
+                    .map(|rm| (rm.bound.is_none() && rm.score > -INFINITE).then_some(rm.score)),
+            )
+            .collect();
+        let chosen = strength.choose(&scores, &mut ChaCha8Rng::seed_from_u64(seed));
+        (chosen > 0).then(|| lines.swap_remove(chosen))
     }
 
     /// Reports the line of the move about to be played as MultiPV slot 1.
@@ -704,11 +787,11 @@ impl Worker<'_> {
         self.iteration > 1 && self.signals.stop.load(Relaxed)
     }
 
-    /// Counts a node and, every 1024 on the main thread, checks the limits.
+    /// Counts a node and, every `poll_interval` on the main thread, checks the limits.
     fn visit(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
-        if self.nodes.is_multiple_of(1024) {
+        if self.nodes.is_multiple_of(self.poll_interval) {
             self.publish_counters();
             if self.id == 0 && self.iteration > 1 {
                 self.check_limits();
@@ -786,6 +869,9 @@ impl Worker<'_> {
         self.publish_counters();
         let nodes = self.total_nodes();
         let tb_hits = self.total_tb_hits();
+        if lines > self.shown_lines {
+            return;
+        }
         let first = if bound.is_some() { lines - 1 } else { 0 };
         for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
             let score = rm.shown_score();

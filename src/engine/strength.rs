@@ -1,0 +1,242 @@
+//! Playing strength for people: `UCI_LimitStrength` with `UCI_Elo`.
+//!
+//! A limited search is weakened in two ways, both read off one calibration table by Elo:
+//!
+//! - a node budget per move, which shortens its sight;
+//! - a chance of playing a worse move from the best few root lines, weighted by how much
+//!   each gives away, and never one that gives away more than the level's margin.
+//!
+//! The margin keeps the weaker moves human: the strongest levels drop at most a fraction of
+//! a pawn, the weakest at most two pawns, so no level leaves a piece hanging on purpose, and
+//! none plays into a mate its search saw or misses a mate in one. The table's Elo figures
+//! are anchored to the reference engines' public CCRL ratings by the gauntlets in the
+//! README ("Playing strength for people"), where every figure has its command.
+
+use rand::{Rng, RngExt};
+
+use super::search::MATE_BOUND;
+
+/// Weakest level offered.
+pub const ELO_MIN: i64 = 1320;
+/// Strongest level offered (below the unlimited engine).
+pub const ELO_MAX: i64 = 2450;
+/// Level at start.
+pub const ELO_DEFAULT: i64 = ELO_MIN;
+
+/// One calibrated level: what a search at this Elo may spend and give away.
+struct Level {
+    elo: i64,
+    /// Node budget per move and root line.
+    nodes_per_line: u64,
+    /// Root lines searched: the best and the alternatives it may play.
+    lines: usize,
+    /// Most centipawns a chosen move may lose against the best line.
+    max_loss: i32,
+    /// Centipawns of loss that cut a move's chance by a factor of e.
+    temperature: i32,
+}
+
+/// The calibration, weakest first. Between two rows nodes interpolate geometrically, the
+/// margins linearly, and the line count is the weaker row's.
+///
+/// Nodes per line follow one fit over the calibration gauntlets at 5+0.05 (README,
+/// "Playing strength for people"): 155 Elo per doubling, 2294 at 42,000 nodes per line.
+/// From 2150 up a level plays its best line; below, it searches two to four lines and may
+/// play a weaker one. Levels below 2000 are the fit extended, weaker than every reference.
+const LEVELS: [Level; 6] = [
+    Level {
+        elo: 1320,
+        nodes_per_line: 540,
+        lines: 4,
+        max_loss: 200,
+        temperature: 90,
+    },
+    Level {
+        elo: 1700,
+        nodes_per_line: 3_000,
+        lines: 3,
+        max_loss: 120,
+        temperature: 50,
+    },
+    Level {
+        elo: 2000,
+        nodes_per_line: 11_000,
+        lines: 2,
+        max_loss: 50,
+        temperature: 20,
+    },
+    Level {
+        elo: 2150,
+        nodes_per_line: 22_000,
+        lines: 1,
+        max_loss: 0,
+        temperature: 1,
+    },
+    Level {
+        elo: 2300,
+        nodes_per_line: 43_000,
+        lines: 1,
+        max_loss: 0,
+        temperature: 1,
+    },
+    Level {
+        elo: 2450,
+        nodes_per_line: 84_000,
+        lines: 1,
+        max_loss: 0,
+        temperature: 1,
+    },
+];
+
+/// How a search at a limited level plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StrengthLimit {
+    /// Node budget per move, over all its lines.
+    pub nodes: u64,
+    /// Root lines searched: the best and the alternatives it may play.
+    pub lines: usize,
+    /// Most centipawns a chosen move may lose against the best line.
+    pub max_loss: i32,
+    /// Centipawns of loss that cut a move's chance by a factor of e.
+    pub temperature: i32,
+}
+
+impl StrengthLimit {
+    /// The level for `elo`, clamped to the offered range.
+    ///
+    /// ```
+    /// use rookery::engine::strength::StrengthLimit;
+    /// let weak = StrengthLimit::for_elo(1500);
+    /// let strong = StrengthLimit::for_elo(2400);
+    /// assert!(weak.nodes < strong.nodes);
+    /// assert!(weak.max_loss > strong.max_loss);
+    /// ```
+    pub fn for_elo(elo: i64) -> StrengthLimit {
+        let elo = elo.clamp(ELO_MIN, ELO_MAX);
+        let upper = LEVELS
+            .iter()
+            .position(|level| level.elo >= elo)
+            .unwrap_or(LEVELS.len() - 1)
+            .max(1);
+        let (low, high) = (&LEVELS[upper - 1], &LEVELS[upper]);
+        let t = (elo - low.elo) as f64 / (high.elo - low.elo) as f64;
+        let linear = |a: i32, b: i32| (f64::from(a) + t * f64::from(b - a)).round() as i32;
+        let (low_nodes, high_nodes) = (low.nodes_per_line as f64, high.nodes_per_line as f64);
+        let per_line = (low_nodes.ln() + t * (high_nodes.ln() - low_nodes.ln())).exp();
+        let lines = if elo == high.elo {
+            high.lines
+        } else {
+            low.lines
+        };
+        StrengthLimit {
+            nodes: (per_line * lines as f64).round() as u64,
+            lines,
+            max_loss: linear(low.max_loss, high.max_loss),
+            temperature: linear(low.temperature, high.temperature).max(1),
+        }
+    }
+
+    /// Which of `scores` to play: indices into root lines sorted best first, each the
+    /// exact score of its line (`None` for a line that is only a bound). The best line is
+    /// always a candidate; another is one when it loses at most `max_loss` against it, is
+    /// not itself a mate against us, and the best is no mate in one.
+    pub fn choose<R: Rng + ?Sized>(&self, scores: &[Option<i32>], rng: &mut R) -> usize {
+        let Some(Some(best)) = scores.first().copied() else {
+            return 0;
+        };
+        if best >= super::search::MATE - 1 {
+            return 0;
+        }
+        let weights: Vec<f64> = scores
+            .iter()
+            .map(|score| match *score {
+                Some(s) if s > -MATE_BOUND && best - s <= self.max_loss => {
+                    (-f64::from(best - s) / f64::from(self.temperature)).exp()
+                }
+                _ => 0.0,
+            })
+            .collect();
+        let total: f64 = weights.iter().sum();
+        let mut ticket = rng.random::<f64>() * total;
+        for (i, weight) in weights.iter().enumerate() {
+            if ticket < *weight {
+                return i;
+            }
+            ticket -= weight;
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::search::MATE;
+    use rand::SeedableRng;
+    use rand::rngs::ChaCha8Rng;
+
+    #[test]
+    fn levels_rise_with_elo_and_meet_the_table_at_its_rows() {
+        for pair in LEVELS.windows(2) {
+            assert!(pair[0].elo < pair[1].elo);
+            assert!(pair[0].nodes_per_line < pair[1].nodes_per_line);
+            assert!(pair[0].max_loss >= pair[1].max_loss);
+        }
+        for level in &LEVELS {
+            let limit = StrengthLimit::for_elo(level.elo);
+            assert_eq!(limit.nodes, level.nodes_per_line * level.lines as u64);
+            assert_eq!(limit.lines, level.lines);
+            assert_eq!(limit.max_loss, level.max_loss);
+        }
+        let mut last = StrengthLimit::for_elo(ELO_MIN);
+        for elo in ELO_MIN + 1..=ELO_MAX {
+            let limit = StrengthLimit::for_elo(elo);
+            let per_line = |l: StrengthLimit| l.nodes / l.lines as u64;
+            assert!(per_line(limit) >= per_line(last), "nodes fall at {elo}");
+            assert!(limit.max_loss <= last.max_loss, "margin grows at {elo}");
+            last = limit;
+        }
+        assert_eq!(StrengthLimit::for_elo(0), StrengthLimit::for_elo(ELO_MIN));
+        assert_eq!(
+            StrengthLimit::for_elo(9999),
+            StrengthLimit::for_elo(ELO_MAX)
+        );
+    }
+
+    #[test]
+    fn choices_stay_inside_the_margin_and_follow_the_weights() {
+        let limit = StrengthLimit::for_elo(1600);
+        let scores = [Some(50), Some(20), Some(-40), Some(-300), None];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let mut counts = [0u32; 5];
+        for _ in 0..20_000 {
+            counts[limit.choose(&scores, &mut rng)] += 1;
+        }
+        // -300 loses 350 > 150 and the bound has no exact score: never played.
+        assert_eq!(counts[3], 0);
+        assert_eq!(counts[4], 0);
+        // Chances fall with the loss: e^0 : e^-0.5 : e^-1.5.
+        assert!(counts[0] > counts[1] && counts[1] > counts[2] && counts[2] > 0);
+        let ratio = f64::from(counts[1]) / f64::from(counts[0]);
+        assert!((ratio - (-0.5f64).exp()).abs() < 0.05, "ratio {ratio}");
+    }
+
+    #[test]
+    fn mates_are_neither_missed_in_one_nor_walked_into() {
+        let limit = StrengthLimit::for_elo(ELO_MIN);
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..1000 {
+            assert_eq!(limit.choose(&[Some(MATE - 1), Some(MATE - 5)], &mut rng), 0);
+            assert_ne!(limit.choose(&[Some(0), Some(-MATE + 4)], &mut rng), 1);
+        }
+    }
+
+    #[test]
+    fn the_strongest_level_never_deviates_from_a_better_move() {
+        let limit = StrengthLimit::for_elo(ELO_MAX);
+        let mut rng = ChaCha8Rng::seed_from_u64(3);
+        for _ in 0..1000 {
+            assert_eq!(limit.choose(&[Some(10), Some(9)], &mut rng), 0);
+        }
+    }
+}

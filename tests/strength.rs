@@ -1,0 +1,158 @@
+//! Limited strength (`UCI_LimitStrength`, `UCI_Elo`) through the search itself: the node
+//! budget holds, a weaker move is played only inside the level's margin and is the move of
+//! the last reported line, mates in one are never missed, and the weakening is real.
+
+use std::sync::Mutex;
+
+use rookery::chess::Position;
+use rookery::engine::Limits;
+use rookery::engine::Settings;
+use rookery::engine::search::{Line, Reporter, SearchOptions, Signals, search};
+use rookery::engine::strength::{ELO_MAX, ELO_MIN, StrengthLimit};
+use rookery::engine::tt::ChessTable;
+
+/// Middlegame positions from the opening book's kind (balanced, move 9).
+const POSITIONS: [&str; 8] = [
+    "rn2kb1r/pp3ppp/2p1pn2/3p3b/8/1P1P1NPP/PBPqPPB1/RN2K2R w KQkq - 0 9",
+    "rn1qk2r/pb1pbppp/1p2pn2/8/Q1P5/5NP1/PP2PPBP/RNB2RK1 w kq - 2 9",
+    "r2qkb1r/pppn2pp/3p1nb1/3Pp1B1/2P1p3/2N3N1/PP3PPP/R2QKB1R w KQkq - 8 9",
+    "r1b2rk1/pppn1pp1/3ppq1p/8/1b1PP3/2N5/PPPQ1PPP/1K1R1BNR w - - 4 9",
+    "r1bqkb1r/pp2pppp/2n2n2/3p4/N2P4/5N2/PP1BPPPP/R2QKB1R w KQkq - 8 9",
+    "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+    "r1bq1rk1/pp2bppp/2np1n2/2p5/4P3/1NN5/PPP1BPPP/R1BQ1RK1 w - - 2 9",
+    "rnbq1rk1/1p3pbp/2pp1np1/p3p3/2P5/2NP1NP1/PP1BPPBP/R2Q1RK1 w - - 0 9",
+];
+
+/// Keeps every reported line.
+#[derive(Default)]
+struct Lines(Mutex<Vec<Line>>);
+
+impl Reporter for Lines {
+    fn line(&self, line: &Line) {
+        self.0.lock().unwrap().push(line.clone());
+    }
+}
+
+fn clock() -> Limits {
+    Limits {
+        time: shakmaty::ByColor {
+            white: Some(std::time::Duration::from_secs(60)),
+            black: Some(std::time::Duration::from_secs(60)),
+        },
+        ..Limits::default()
+    }
+}
+
+/// Searches `fen` at `elo` with `seed`; the move played and every line reported.
+fn play(fen: &str, elo: i64, seed: u64) -> (shakmaty::Move, u64, Vec<Line>) {
+    let pos = Position::from_fen(fen, false).unwrap();
+    let table = ChessTable::new(1).unwrap();
+    let limit = StrengthLimit::for_elo(elo);
+    // Every line the level searches is shown, so the test sees the alternatives.
+    let options = SearchOptions {
+        multi_pv: limit.lines,
+        strength: Some(limit),
+        strength_seed: seed,
+        ..Settings::default().search_options()
+    };
+    let lines = Lines::default();
+    let result = search(
+        &pos,
+        &clock(),
+        &options,
+        &table,
+        &Signals::default(),
+        &lines,
+    );
+    (
+        result.best.unwrap(),
+        result.nodes,
+        lines.0.into_inner().unwrap(),
+    )
+}
+
+#[test]
+fn weaker_moves_stay_inside_the_margin_and_are_the_last_line_reported() {
+    let mut deviations = 0;
+    for elo in [ELO_MIN, 1800, 2200] {
+        let limit = StrengthLimit::for_elo(elo);
+        for (i, fen) in POSITIONS.iter().enumerate() {
+            let (best, nodes, lines) = play(fen, elo, i as u64);
+            // The budget holds to within one look at it (every 32 nodes) and the
+            // first iteration, which always completes.
+            let first_depth: u64 = lines
+                .iter()
+                .filter(|l| l.depth == 1)
+                .map(|l| l.nodes)
+                .max()
+                .unwrap_or(0);
+            assert!(
+                nodes <= limit.nodes.max(first_depth) + 64,
+                "{nodes} nodes at {elo} (budget {})",
+                limit.nodes
+            );
+            let last = lines.iter().rev().find(|l| l.multipv == 1).unwrap();
+            assert_eq!(last.pv[0], best, "bestmove is not the last line's move");
+            // A weaker choice repeats an alternative line (slot 2 or later) of the last
+            // completed iteration as slot 1; it must lose at most the margin against that
+            // iteration's best.
+            let alternative = lines.iter().find(|l| {
+                l.multipv > 1 && l.depth == last.depth && l.pv == last.pv && l.bound.is_none()
+            });
+            if let Some(alternative) = alternative {
+                deviations += 1;
+                let top = lines
+                    .iter()
+                    .find(|l| l.multipv == 1 && l.depth == alternative.depth)
+                    .unwrap();
+                assert!(
+                    alternative.score >= top.score - limit.max_loss,
+                    "{fen} at {elo}: played a line of {} against {}",
+                    alternative.score,
+                    top.score
+                );
+            }
+        }
+    }
+    assert!(deviations > 0, "no level ever played a weaker move");
+}
+
+#[test]
+fn the_strongest_level_plays_its_best_line() {
+    for (i, fen) in POSITIONS.iter().enumerate() {
+        let (best, _, lines) = play(fen, ELO_MAX, i as u64);
+        let last = lines.iter().rev().find(|l| l.multipv == 1).unwrap();
+        assert_eq!(last.pv[0], best);
+        // One line only: no alternative slots are reported or searched.
+        assert!(lines.iter().all(|l| l.multipv == 1));
+    }
+}
+
+#[test]
+fn mate_in_one_is_never_missed() {
+    // Back-rank mate: Re8#.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1";
+    for seed in 0..20 {
+        let (best, _, _) = play(fen, ELO_MIN, seed);
+        assert_eq!(best.to(), shakmaty::Square::E8, "seed {seed}");
+    }
+}
+
+#[test]
+fn uci_elo_is_a_listed_option_with_its_range() {
+    let settings = Settings::default();
+    assert!(!settings.limit_strength);
+    assert_eq!(settings.elo, ELO_MIN);
+    let option = rookery::engine::OPTIONS
+        .iter()
+        .find(|o| o.name == "UCI_Elo")
+        .unwrap();
+    assert_eq!(
+        option.kind,
+        rookery::engine::OptionKind::Spin {
+            default: ELO_MIN,
+            min: ELO_MIN,
+            max: ELO_MAX
+        }
+    );
+}
