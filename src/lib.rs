@@ -5,6 +5,7 @@
 //! - [`engine`]: the chess engine behind a protocol-free facade: search, evaluation, time,
 //!   options.
 //! - [`uci`]: the UCI protocol over the engine: parsing, formatting, the input loop.
+//! - [`learn`]: training data for an evaluation learned from self-play.
 //! - [`gomoku`], [`hive`]: the other games on the hashing core.
 //! - [`cli`]: the command-line tools (`bench`, `perft`, `hashcheck`, `hash`, `hashstats`).
 //! - [`logging`]: debug logs to a file, for the `Debug Log File` option.
@@ -15,5 +16,6 @@ pub mod engine;
 pub mod gomoku;
 pub mod hashing;
 pub mod hive;
+pub mod learn;
 pub mod logging;
 pub mod uci;
