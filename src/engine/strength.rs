@@ -205,7 +205,12 @@ mod tests {
 
     #[test]
     fn choices_stay_inside_the_margin_and_follow_the_weights() {
-        let limit = StrengthLimit::for_elo(1600);
+        let limit = StrengthLimit {
+            nodes: 0,
+            lines: 5,
+            max_loss: 150,
+            temperature: 60,
+        };
         let scores = [Some(50), Some(20), Some(-40), Some(-300), None];
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let mut counts = [0u32; 5];
@@ -226,8 +231,13 @@ mod tests {
         let limit = StrengthLimit::for_elo(ELO_MIN);
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         for _ in 0..1000 {
+            // A mate in one is played even though the slower mate is inside the margin.
             assert_eq!(limit.choose(&[Some(MATE - 1), Some(MATE - 5)], &mut rng), 0);
-            assert_ne!(limit.choose(&[Some(0), Some(-MATE + 4)], &mut rng), 1);
+            // Already mated: a quicker mate is inside the margin, and still never chosen.
+            assert_eq!(
+                limit.choose(&[Some(-MATE + 20), Some(-MATE + 4)], &mut rng),
+                0
+            );
         }
     }
 

@@ -41,11 +41,11 @@ pub const MAX_DEPTH: i32 = 100;
 const NO_EVAL: i16 = i16::MIN;
 /// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
 const HELPER_STACK: usize = 32 << 20;
-/// Nodes between two looks at the clock and node budget.
+/// Nodes between two looks at the clock and node budget (a power of two).
 const POLL_INTERVAL: u64 = 1024;
 /// Below this node budget the budget is looked at every [`FINE_POLL_INTERVAL`] nodes.
 const SMALL_NODE_BUDGET: u64 = 64 * 1024;
-/// Nodes between two looks at a small node budget.
+/// Nodes between two looks at a small node budget (a power of two).
 const FINE_POLL_INTERVAL: u64 = 32;
 
 /// Flags shared by the thread that controls a search and every search thread.
@@ -317,14 +317,12 @@ struct Worker<'a> {
     tb_probe_depth: i32,
     tb_probe_limit: usize,
     tb_fifty_move_rule: bool,
-    /// The best root move of the last completed iteration, as reported.
-    completed_best: Option<RootMove>,
-    /// The MultiPV lines of the last completed iteration, best first.
+    /// The MultiPV lines of the last completed iteration, best first, as reported.
     completed_lines: Vec<RootMove>,
     /// MultiPV lines reported (a limited strength searches more than it shows).
     shown_lines: usize,
-    /// Nodes between two looks at the clock and node budget.
-    poll_interval: u64,
+    /// Nodes between two looks at the clock and node budget, less one (a power of two).
+    poll_mask: u64,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move.
@@ -409,9 +407,15 @@ pub fn search(
     }
 
     // Small node budgets (limited strength) are kept to within a few dozen nodes.
-    let poll_interval = match limits.nodes {
-        Some(n) if n < SMALL_NODE_BUDGET => FINE_POLL_INTERVAL,
-        _ => POLL_INTERVAL,
+    let poll_mask = match limits.nodes {
+        Some(n) if n < SMALL_NODE_BUDGET => FINE_POLL_INTERVAL - 1,
+        _ => POLL_INTERVAL - 1,
+    };
+    let shown_lines = options.multi_pv.clamp(1, root_moves.len());
+    // A limited strength also searches the alternatives it may play, on a node budget.
+    let multi_pv = match options.strength {
+        Some(strength) => shown_lines.max(strength.lines).min(root_moves.len()),
+        None => shown_lines,
     };
     let make_worker = |id: usize| Worker {
         id,
@@ -436,20 +440,12 @@ pub fn search(
         tb_probe_depth: options.tb_probe_depth,
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,
-        completed_best: None,
         completed_lines: Vec::new(),
-        shown_lines: 1,
-        poll_interval,
-    };
-    let shown_lines = options.multi_pv.clamp(1, root_moves.len());
-    // A limited strength also searches the alternatives it may play, on a node budget.
-    let multi_pv = match options.strength {
-        Some(strength) => shown_lines.max(strength.lines).min(root_moves.len()),
-        None => shown_lines,
+        shown_lines,
+        poll_mask,
     };
 
     let mut main = make_worker(0);
-    main.shown_lines = shown_lines;
     let depth = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
@@ -537,7 +533,7 @@ impl Worker<'_> {
             .depth
             .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let mut completed = 0;
-        self.completed_best = None;
+        self.completed_lines.clear();
         for depth in 1..=max_depth {
             // Helpers spread out: odd ones skip every other depth.
             if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 {
@@ -561,7 +557,6 @@ impl Worker<'_> {
                 break;
             }
             completed = depth;
-            self.completed_best = Some(self.root_moves[0].clone());
             self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {
                 debug!(
@@ -605,7 +600,7 @@ impl Worker<'_> {
                 .filter(|rm| rm.scored_at == self.iteration && rm.score > -INFINITE)
                 .min_by_key(|rm| -rm.score)
         };
-        let chosen = match (partial, &self.completed_best) {
+        let chosen = match (partial, self.completed_lines.first()) {
             (Some(rm), _) => rm.clone(),
             (None, Some(completed_best)) => completed_best.clone(),
             (None, None) => best,
@@ -622,22 +617,20 @@ impl Worker<'_> {
         seed: u64,
     ) -> Option<RootMove> {
         // The best move first, with its latest score; then the other completed lines.
-        let mut lines = vec![best.clone()];
-        lines.extend(
-            self.completed_lines
-                .iter()
-                .filter(|rm| rm.mv != best.mv)
-                .cloned(),
-        );
+        let others: Vec<&RootMove> = self
+            .completed_lines
+            .iter()
+            .filter(|rm| rm.mv != best.mv)
+            .collect();
         let scores: Vec<Option<i32>> = std::iter::once(Some(best.shown_score()))
             .chain(
-                lines[1..]
+                others
                     .iter()
                     .map(|rm| (rm.bound.is_none() && rm.score > -INFINITE).then_some(rm.score)),
             )
             .collect();
         let chosen = strength.choose(&scores, &mut ChaCha8Rng::seed_from_u64(seed));
-        (chosen > 0).then(|| lines.swap_remove(chosen))
+        chosen.checked_sub(1).map(|i| others[i].clone())
     }
 
     /// Reports the line of the move about to be played as MultiPV slot 1.
@@ -787,11 +780,11 @@ impl Worker<'_> {
         self.iteration > 1 && self.signals.stop.load(Relaxed)
     }
 
-    /// Counts a node and, every `poll_interval` on the main thread, checks the limits.
+    /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
     fn visit(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
-        if self.nodes.is_multiple_of(self.poll_interval) {
+        if self.nodes & self.poll_mask == 0 {
             self.publish_counters();
             if self.id == 0 && self.iteration > 1 {
                 self.check_limits();
@@ -866,12 +859,12 @@ impl Worker<'_> {
 
     /// Sends the current lines to the reporter.
     fn report(&self, depth: i32, lines: usize, bound: Option<Bound>, reporter: &dyn Reporter) {
-        self.publish_counters();
-        let nodes = self.total_nodes();
-        let tb_hits = self.total_tb_hits();
         if lines > self.shown_lines {
             return;
         }
+        self.publish_counters();
+        let nodes = self.total_nodes();
+        let tb_hits = self.total_tb_hits();
         let first = if bound.is_some() { lines - 1 } else { 0 };
         for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
             let score = rm.shown_score();
