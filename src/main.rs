@@ -10,6 +10,8 @@ rookery: a UCI chess engine
 usage: rookery                 the UCI engine (reads commands on stdin)
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
+       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD]
+       rookery train DATA... --out NET [--epochs E] [--threads T] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
@@ -26,6 +28,8 @@ fn main() -> ExitCode {
         Some("hashstats") => cli::hashstats::run(&words[1..]),
         Some("bench") => cli::bench::run(&words[1..]),
         Some("book") => cli::book::run(&words[1..]),
+        Some("datagen") => cli::datagen::run(&words[1..]),
+        Some("train") => cli::train::run(&words[1..]),
         None => {
             rookery::uci::run_stdio();
             Ok(Outcome::Success)

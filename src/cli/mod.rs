@@ -4,10 +4,12 @@
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;
 pub mod perft;
+pub mod train;
 
 use std::path::Path;
 use std::process::ExitCode;

@@ -1,11 +1,13 @@
 //! `bench`: a fixed-depth search of a fixed set of positions on one thread with a fresh
 //! table. Its node count is the engine's signature: any change to the search shows in it.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::eval::nnue::Network;
 use super::limits::Limits;
 use super::options::Settings;
-use super::search::{Signals, Silent, search};
+use super::search::{SearchOptions, Signals, Silent, search};
 use super::tt::ChessTable;
 use crate::chess::Position;
 
@@ -72,14 +74,22 @@ impl BenchResult {
     }
 }
 
-/// Searches every bench position to `depth`; `progress` hears each position's node count.
-pub fn run(depth: u32, mut progress: impl FnMut(usize, &str, u64)) -> BenchResult {
+/// Searches every bench position to `depth` with the default options but the evaluation
+/// `network` (the hand-written one for `None`); `progress` hears each position's node count.
+pub fn run(
+    depth: u32,
+    network: Option<Arc<Network>>,
+    mut progress: impl FnMut(usize, &str, u64),
+) -> BenchResult {
     let table = ChessTable::new(16).expect("16 MiB for the bench table");
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
-    let options = Settings::default().search_options();
+    let options = SearchOptions {
+        network,
+        ..Settings::default().search_options()
+    };
     let start = Instant::now();
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

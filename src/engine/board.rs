@@ -3,9 +3,12 @@
 //! [`Board::undo_move`], [`Board::do_null`] and [`Board::undo_null`] are the only way the
 //! search changes it, so the key and the evaluation always follow the same line.
 
+use std::sync::Arc;
+
 use shakmaty::{Chess, Color, Move, MoveList};
 
 use super::eval::Evaluator;
+use super::eval::nnue::Network;
 use super::tt::ChessTable;
 use crate::chess::Position;
 use crate::hashing::{Key, TableKey};
@@ -18,9 +21,10 @@ pub struct Board {
 }
 
 impl Board {
-    /// Starts a search line at `pos`; the evaluator is refreshed from scratch here.
-    pub fn new(pos: Position) -> Board {
-        let eval = Evaluator::new(pos.chess());
+    /// Starts a search line at `pos`, evaluated by `net` (the hand-written evaluation
+    /// without one); the evaluator is refreshed from scratch here.
+    pub fn new(pos: Position, net: Option<&Arc<Network>>) -> Board {
+        let eval = Evaluator::new(pos.chess(), net);
         Board { pos, eval }
     }
 
@@ -52,6 +56,12 @@ impl Board {
     #[inline]
     pub fn legal_moves(&self) -> MoveList {
         self.pos.legal_moves()
+    }
+
+    /// The evaluator's state.
+    #[inline]
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.eval
     }
 
     /// The static evaluation from the side to move's view.

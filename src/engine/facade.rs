@@ -13,7 +13,9 @@ use shakmaty::CastlingMode;
 use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
+use super::eval::nnue::{Accumulator, Network, default_network};
 use super::limits::Limits;
+use super::options::DEFAULT_EVAL_FILE;
 use super::options::{self, OptionError, Settings};
 use super::search::{Reporter, SearchResult, Signals, search, wait_for_release};
 use super::tb::Tablebases;
@@ -54,6 +56,8 @@ pub struct Engine {
     /// Seeds each limited-strength search's choice of move.
     strength_rng: ChaCha8Rng,
     tablebases: Option<Arc<Tablebases>>,
+    /// The network `EvalFile` names (the built-in one by default).
+    network: Arc<Network>,
 }
 
 impl Default for Engine {
@@ -85,6 +89,7 @@ impl Engine {
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
             strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
             tablebases: None,
+            network: default_network(),
         })
     }
 
@@ -195,6 +200,34 @@ impl Engine {
         Ok(())
     }
 
+    /// Loads the net of the settings' `EvalFile` (the built-in one for `<default>` or
+    /// empty). A file that cannot be read, is cut short, damaged or of another architecture
+    /// is refused, and the current net stays.
+    pub(super) fn open_eval_file(&mut self) -> Result<(), OptionError> {
+        let path = self.settings.eval_file.clone();
+        if path.is_empty() || path == DEFAULT_EVAL_FILE {
+            self.network = default_network();
+            return Ok(());
+        }
+        let bytes = std::fs::read(&path).map_err(|e| {
+            OptionError::Refused(format!(
+                "EvalFile: cannot read '{path}': {e}; the current net stays"
+            ))
+        })?;
+        let net = Network::from_bytes(&bytes).map_err(|e| {
+            OptionError::Refused(format!(
+                "EvalFile: '{path}' refused: {e}; the current net stays"
+            ))
+        })?;
+        self.network = Arc::new(net);
+        Ok(())
+    }
+
+    /// The network that evaluates when `Use NNUE` is on.
+    pub fn network(&self) -> &Arc<Network> {
+        &self.network
+    }
+
     /// The largest piece count of the loaded tablebases (0 without any).
     pub fn tablebase_pieces(&self) -> usize {
         self.tablebases.as_ref().map_or(0, |tb| tb.max_pieces())
@@ -261,6 +294,9 @@ impl Engine {
         let table = Arc::clone(&self.table);
         let mut options = self.settings.search_options();
         options.tablebases = self.tablebases.clone();
+        if self.settings.use_nnue {
+            options.network = Some(Arc::clone(&self.network));
+        }
         options.strength_seed = self.strength_rng.next_u64();
         let pos = self.position.clone();
         let spawned = std::thread::Builder::new()
@@ -341,7 +377,19 @@ impl Engine {
         trace(self.position.chess())
     }
 
-    /// The bench at `depth`; `progress` hears each position's node count.
+    /// The network's evaluation of the current position, centipawns for the side to move.
+    pub fn network_eval(&self) -> i32 {
+        let chess = self.position.chess();
+        let acc = Accumulator::refresh(&self.network, shakmaty::Position::board(chess));
+        super::eval::nnue::accumulator::evaluate(
+            &self.network,
+            &acc,
+            shakmaty::Position::turn(chess),
+        )
+    }
+
+    /// The bench at `depth`, evaluated as the settings say (`Use NNUE`, `EvalFile`);
+    /// `progress` hears each position's node count.
     pub fn bench(
         &mut self,
         depth: u32,
@@ -350,7 +398,8 @@ impl Engine {
         if self.is_searching() {
             return Err(Busy);
         }
-        Ok(bench::run(depth, progress))
+        let network = self.settings.use_nnue.then(|| Arc::clone(&self.network));
+        Ok(bench::run(depth, network, progress))
     }
 }
 

@@ -7,6 +7,7 @@
 
 use std::time::Duration;
 
+use super::eval::nnue::default_network;
 use super::facade::Engine;
 use super::search::SearchOptions;
 use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, StrengthLimit};
@@ -171,7 +172,14 @@ pub struct Settings {
     pub limit_strength: bool,
     /// The Elo to play at when the strength is limited.
     pub elo: i64,
+    /// Evaluate with the network (else with the hand-written evaluation).
+    pub use_nnue: bool,
+    /// The network file; [`DEFAULT_EVAL_FILE`] or empty for the net built in.
+    pub eval_file: String,
 }
+
+/// The `EvalFile` value that names the net built into the binary.
+pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
 impl Default for Settings {
     /// Every option at the default its entry in [`OPTIONS`] declares.
@@ -195,6 +203,8 @@ impl Default for Settings {
             show_wdl: false,
             limit_strength: false,
             elo: 0,
+            use_nnue: false,
+            eval_file: String::new(),
         };
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
@@ -220,6 +230,7 @@ impl Settings {
                 .limit_strength
                 .then(|| StrengthLimit::for_elo(self.elo)),
             strength_seed: 0,
+            network: self.use_nnue.then(default_network),
         }
     }
 }
@@ -256,7 +267,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 19] = [
+pub static OPTIONS: [EngineOption; 21] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -411,6 +422,20 @@ pub static OPTIONS: [EngineOption; 19] = [
         },
         store: |s, v| s.elo = v.spin(),
         effect: None,
+    },
+    EngineOption {
+        name: "Use NNUE",
+        kind: OptionKind::Check { default: false },
+        store: |s, v| s.use_nnue = v.check(),
+        effect: None,
+    },
+    EngineOption {
+        name: "EvalFile",
+        kind: OptionKind::String {
+            default: DEFAULT_EVAL_FILE,
+        },
+        store: |s, v| s.eval_file = v.text().to_string(),
+        effect: Some(Engine::open_eval_file),
     },
 ];
 

@@ -149,7 +149,34 @@ pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
     lines.push(format!("Phase: {} of 24", trace.phase));
     let white_view = if turn == Color::White { score } else { -score };
     lines.push(format!(
-        "Final evaluation: {white_view} cp (white side), {score} cp for the side to move"
+        "Hand-written evaluation: {white_view} cp (white side), {score} cp for the side to move"
     ));
     lines
+}
+
+/// The `eval` lines after the hand-written table: the network's score, then the score the
+/// search uses (the network's when `use_nnue`, else the hand-written one). Scores are from
+/// the side to move's view.
+pub fn network_eval_lines(
+    hand_written: i32,
+    network: i32,
+    turn: Color,
+    use_nnue: bool,
+) -> [String; 2] {
+    let white = |score: i32| if turn == Color::White { score } else { -score };
+    let (used, by) = if use_nnue {
+        (network, "NNUE")
+    } else {
+        (hand_written, "hand-written, Use NNUE is off")
+    };
+    [
+        format!(
+            "NNUE evaluation: {} cp (white side), {network} cp for the side to move",
+            white(network)
+        ),
+        format!(
+            "Final evaluation: {} cp (white side), {used} cp for the side to move ({by})",
+            white(used)
+        ),
+    ]
 }

@@ -202,6 +202,11 @@ impl Uci {
                 for text in format::eval_table(score, &trace, turn) {
                     self.send(&text);
                 }
+                let network = self.engine.network_eval();
+                let use_nnue = self.engine.settings().use_nnue;
+                for text in format::network_eval_lines(score, network, turn, use_nnue) {
+                    self.send(&text);
+                }
             }
             Command::Bench(depth) => self.bench(depth),
             Command::Unknown(excerpt) => self.info(&format!("unknown command: {excerpt}")),

@@ -1,16 +1,20 @@
 //! The evaluator seam: the state an evaluation keeps beside the searched position, what
 //! [`Board`](super::board::Board) tells it as moves are made and taken back, and the score.
 //!
-//! The hand-written evaluation ([`hce`]) reads the board from scratch and keeps no state,
-//! so every notification is empty today. An evaluation with incremental state (an NNUE
-//! accumulator) updates it in [`Evaluator::push`] from the move and the position before it,
-//! drops it in [`Evaluator::pop`], and is refreshed from the board by [`Evaluator::new`].
+//! The hand-written evaluation ([`hce`]) reads the board from scratch and keeps no state.
+//! The network ([`nnue`]) keeps an accumulator per ply: [`Evaluator::push`] updates it from
+//! the move and the position before it, [`Evaluator::pop`] drops it, and
+//! [`Evaluator::new`] refreshes it from the board.
 
 pub mod hce;
+pub mod nnue;
+
+use std::sync::Arc;
 
 use super::tb::TB_BOUND;
 
-use shakmaty::{Chess, Move};
+use nnue::{Accumulator, Network};
+use shakmaty::{Chess, Move, Position};
 
 /// Expected outcome of a score, in permille: `[win, draw, loss]` for the side the score is
 /// for. A logistic curve on each side (a win grows likely past about +1.5 pawns); mate and
@@ -40,36 +44,99 @@ pub fn win_draw_loss(score: i32) -> [u32; 3] {
     [win, 1000 - win - loss, loss]
 }
 
-/// The evaluation's state along the searched line.
+/// The evaluation's state along the searched line: the hand-written evaluation keeps none,
+/// the network a stack of accumulators, one per ply.
 #[derive(Clone, Debug, Default)]
-pub struct Evaluator {}
+pub struct Evaluator {
+    nnue: Option<NnueState>,
+}
+
+#[derive(Clone, Debug)]
+struct NnueState {
+    net: Arc<Network>,
+    stack: Vec<Accumulator>,
+    top: usize,
+}
+
+/// Accumulators allocated up front: deeper lines grow the stack.
+const STACK_PLIES: usize = 160;
 
 impl Evaluator {
-    /// An evaluator refreshed from scratch for `pos`.
-    pub fn new(_pos: &Chess) -> Evaluator {
-        Evaluator {}
+    /// An evaluator refreshed from scratch for `pos`: the network's if `net` is given, else
+    /// the hand-written evaluation.
+    pub fn new(pos: &Chess, net: Option<&Arc<Network>>) -> Evaluator {
+        let nnue = net.map(|net| {
+            let root = Accumulator::refresh(net, pos.board());
+            let mut stack = Vec::with_capacity(STACK_PLIES);
+            stack.push(root);
+            NnueState {
+                net: Arc::clone(net),
+                stack,
+                top: 0,
+            }
+        });
+        Evaluator { nnue }
     }
 
     /// The legal move `mv` is about to be played on `before`.
     #[inline(always)]
-    pub fn push(&mut self, _before: &Chess, _mv: Move) {}
+    pub fn push(&mut self, before: &Chess, mv: Move) {
+        if let Some(state) = &mut self.nnue {
+            let next = state.top + 1;
+            if next == state.stack.len() {
+                let copy = state.stack[state.top].clone();
+                state.stack.push(copy);
+            }
+            let (done, rest) = state.stack.split_at_mut(next);
+            done[state.top].update_into(&mut rest[0], &state.net, before, mv);
+            state.top = next;
+        }
+    }
 
     /// The last move is taken back.
     #[inline(always)]
-    pub fn pop(&mut self) {}
+    pub fn pop(&mut self) {
+        if let Some(state) = &mut self.nnue {
+            state.top -= 1;
+        }
+    }
 
     /// A null move is about to be played: nothing moves, the side to move changes.
     #[inline(always)]
-    pub fn push_null(&mut self) {}
+    pub fn push_null(&mut self) {
+        if let Some(state) = &mut self.nnue {
+            let next = state.top + 1;
+            if next == state.stack.len() {
+                let copy = state.stack[state.top].clone();
+                state.stack.push(copy);
+            } else {
+                let (done, rest) = state.stack.split_at_mut(next);
+                rest[0].clone_from(&done[state.top]);
+            }
+            state.top = next;
+        }
+    }
 
     /// The last null move is taken back.
     #[inline(always)]
-    pub fn pop_null(&mut self) {}
+    pub fn pop_null(&mut self) {
+        self.pop();
+    }
+
+    /// The accumulator of the current position, when the network evaluates.
+    pub fn accumulator(&self) -> Option<&Accumulator> {
+        self.nnue.as_ref().map(|state| &state.stack[state.top])
+    }
 
     /// The static evaluation of `pos` (the position this state follows), in centipawns
     /// from the side to move's view.
     #[inline]
     pub fn evaluate(&self, pos: &Chess) -> i32 {
-        hce::evaluate(pos)
+        match &self.nnue {
+            Some(state) => {
+                nnue::accumulator::evaluate(&state.net, &state.stack[state.top], pos.turn())
+            }
+            None => hce::evaluate(pos),
+        }
     }
 }

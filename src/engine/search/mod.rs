@@ -19,6 +19,7 @@ use tracing::{debug, error, instrument};
 
 use self::params::*;
 use super::board::Board;
+use super::eval::nnue::Network;
 use super::history::Heuristics;
 use super::limits::Limits;
 use super::movepick::MAX_PLY;
@@ -92,6 +93,8 @@ pub struct SearchOptions {
     pub strength: Option<StrengthLimit>,
     /// Seed of the weakened play's random choice.
     pub strength_seed: u64,
+    /// The network that evaluates; the hand-written evaluation when `None`.
+    pub network: Option<Arc<Network>>,
 }
 
 /// One completed principal variation, as reported while searching.
@@ -419,7 +422,7 @@ pub fn search(
     };
     let make_worker = |id: usize| Worker {
         id,
-        board: Board::new(pos.clone()),
+        board: Board::new(pos.clone(), options.network.as_ref()),
         table,
         signals,
         limits,

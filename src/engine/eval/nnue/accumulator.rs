@@ -1,0 +1,159 @@
+//! The accumulator: both sides' feature-transformer values for one position, kept up to date
+//! move by move.
+//!
+//! A move changes at most four pieces on squares (castling moves two, a capture removes one,
+//! en passant removes one elsewhere, a promotion changes the role), so a child's
+//! accumulator is its parent's with a few weight rows added and taken away, instead of a sum
+//! over every piece.
+
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Square};
+
+use super::network::{HIDDEN, Network, feature};
+
+/// Both perspectives' hidden values, indexed by colour (White's, then Black's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// Values for White's perspective and Black's.
+    pub values: [[i16; HIDDEN]; 2],
+}
+
+/// The pieces a move takes off and puts on squares.
+#[derive(Clone, Copy, Debug)]
+struct Changes {
+    removed: [(Option<Piece>, Square); 2],
+    added: [(Option<Piece>, Square); 2],
+}
+
+impl Changes {
+    fn of(before: &Chess, mv: Move) -> Changes {
+        let us = before.turn();
+        let mut changes = Changes {
+            removed: [(None, Square::A1); 2],
+            added: [(None, Square::A1); 2],
+        };
+        match mv {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                changes.removed[0] = (Some(role.of(us)), from);
+                changes.added[0] = (Some(promotion.unwrap_or(role).of(us)), to);
+                changes.removed[1] = (capture.map(|c| c.of(!us)), to);
+            }
+            Move::EnPassant { from, to } => {
+                let pawn = shakmaty::Role::Pawn;
+                changes.removed[0] = (Some(pawn.of(us)), from);
+                changes.added[0] = (Some(pawn.of(us)), to);
+                changes.removed[1] = (
+                    Some(pawn.of(!us)),
+                    Square::from_coords(to.file(), from.rank()),
+                );
+            }
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_queen_side(rook < king);
+                changes.removed[0] = (Some(shakmaty::Role::King.of(us)), king);
+                changes.removed[1] = (Some(shakmaty::Role::Rook.of(us)), rook);
+                changes.added[0] = (Some(shakmaty::Role::King.of(us)), side.king_to(us));
+                changes.added[1] = (Some(shakmaty::Role::Rook.of(us)), side.rook_to(us));
+            }
+            Move::Put { role, to } => changes.added[0] = (Some(role.of(us)), to),
+        }
+        changes
+    }
+}
+
+impl Accumulator {
+    /// Sums every piece of `board` from scratch.
+    pub fn refresh(net: &Network, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            values: [*net.feature_bias; 2],
+        };
+        for (square, piece) in board {
+            for color in Color::ALL {
+                add(
+                    &mut acc.values[color as usize],
+                    &net.feature_weights[feature(color, piece, square)],
+                );
+            }
+        }
+        acc
+    }
+
+    /// Writes into `child` this accumulator updated for the legal move `mv` on `before`.
+    #[inline]
+    pub fn update_into(&self, child: &mut Accumulator, net: &Network, before: &Chess, mv: Move) {
+        let changes = Changes::of(before, mv);
+        for color in Color::ALL {
+            let side = color as usize;
+            let row = |(piece, square): (Option<Piece>, Square)| {
+                piece.map(|p| &net.feature_weights[feature(color, p, square)])
+            };
+            let [r0, r1] = changes.removed.map(row);
+            let [a0, a1] = changes.added.map(row);
+            let out = &mut child.values[side];
+            let parent = &self.values[side];
+            match (r0, r1, a0, a1) {
+                // A quiet move: one row off, one on.
+                (Some(r0), None, Some(a0), None) => sub_add(out, parent, r0, a0),
+                // A capture or en passant: two off, one on.
+                (Some(r0), Some(r1), Some(a0), None) => sub_sub_add(out, parent, r0, r1, a0),
+                _ => {
+                    *out = *parent;
+                    for r in [r0, r1].into_iter().flatten() {
+                        sub(out, r);
+                    }
+                    for a in [a0, a1].into_iter().flatten() {
+                        add(out, a);
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_add(*r);
+    }
+}
+
+#[inline(always)]
+fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+    for (a, r) in acc.iter_mut().zip(row) {
+        *a = a.wrapping_sub(*r);
+    }
+}
+
+#[inline(always)]
+fn sub_add(out: &mut [i16; HIDDEN], parent: &[i16; HIDDEN], r: &[i16; HIDDEN], a: &[i16; HIDDEN]) {
+    for i in 0..HIDDEN {
+        out[i] = parent[i].wrapping_sub(r[i]).wrapping_add(a[i]);
+    }
+}
+
+#[inline(always)]
+fn sub_sub_add(
+    out: &mut [i16; HIDDEN],
+    parent: &[i16; HIDDEN],
+    r0: &[i16; HIDDEN],
+    r1: &[i16; HIDDEN],
+    a: &[i16; HIDDEN],
+) {
+    for i in 0..HIDDEN {
+        out[i] = parent[i]
+            .wrapping_sub(r0[i])
+            .wrapping_sub(r1[i])
+            .wrapping_add(a[i]);
+    }
+}
+
+/// The network's evaluation of `pos` from its accumulator, centipawns for the side to move.
+#[inline]
+pub fn evaluate(net: &Network, acc: &Accumulator, turn: Color) -> i32 {
+    net.output(&acc.values[turn as usize], &acc.values[(!turn) as usize])
+}

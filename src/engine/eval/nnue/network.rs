@@ -1,0 +1,289 @@
+//! The network's architecture, its quantised weights and its file format.
+//!
+//! A perspective net: each side sees the board from its own side (768 inputs: own or enemy,
+//! role, square mirrored vertically for Black), a shared feature transformer to
+//! [`HIDDEN`] values per side, a clipped ReLU, and one output from both sides'
+//! activations, the side to move's first.
+//!
+//! # File format (all little-endian)
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 0..4 | magic `RKNN` |
+//! | 4..8 | format version, [`FORMAT_VERSION`] |
+//! | 8..12 | inputs, [`INPUTS`] |
+//! | 12..16 | hidden size, [`HIDDEN`] |
+//! | 16..20 | `QA`, activation scale, [`QA`] |
+//! | 20..24 | `QB`, output weight scale, [`QB`] |
+//! | 24..28 | centipawns per output unit, [`SCALE`] |
+//! | then | feature weights `i16`, `INPUTS x HIDDEN`, feature-major |
+//! | then | feature biases `i16`, `HIDDEN` |
+//! | then | output weights `i16`, `2 x HIDDEN`: side to move's, then the other side's |
+//! | then | output bias `i32` |
+//! | last 8 | FNV-1a 64 checksum of every byte before it |
+//!
+//! Feature weights and biases are scaled by `QA`, output weights by `QB`, the output bias by
+//! `QA x QB`. A file whose header names another architecture is refused.
+
+use std::fmt;
+
+use shakmaty::{Color, Piece, Square};
+
+/// Inputs per perspective: 2 colours (own, enemy) x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// Values per perspective after the feature transformer.
+pub const HIDDEN: usize = 256;
+/// Scale of feature weights and biases; the clipped ReLU clips to `0..=QA`.
+pub const QA: i32 = 255;
+/// Scale of output weights.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's output (the trainer's sigmoid scale).
+pub const SCALE: i32 = 400;
+/// The file format version.
+pub const FORMAT_VERSION: u32 = 1;
+/// The magic bytes a net file starts with.
+pub const MAGIC: [u8; 4] = *b"RKNN";
+/// Bytes of the header.
+pub const HEADER_BYTES: usize = 28;
+/// Bytes of a whole net file.
+pub const FILE_BYTES: usize = HEADER_BYTES + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
+
+/// The input index of `piece` on `square` seen from `perspective`'s side.
+///
+/// ```
+/// use rookery::engine::eval::nnue::feature;
+/// use shakmaty::{Color, Piece, Role, Square};
+/// let white_pawn = Piece { color: Color::White, role: Role::Pawn };
+/// let black_pawn = Piece { color: Color::Black, role: Role::Pawn };
+/// // A white pawn on e2 seen by White is a black pawn on e7 seen by Black.
+/// assert_eq!(
+///     feature(Color::White, white_pawn, Square::E2),
+///     feature(Color::Black, black_pawn, Square::E7)
+/// );
+/// ```
+#[inline(always)]
+pub fn feature(perspective: Color, piece: Piece, square: Square) -> usize {
+    let (enemy, square) = if perspective.is_white() {
+        (piece.color.is_black(), square)
+    } else {
+        (piece.color.is_white(), square.flip_vertical())
+    };
+    (usize::from(enemy) * 6 + (piece.role as usize - 1)) * 64 + square as usize
+}
+
+/// Quantised weights of a network, ready for integer inference.
+#[derive(Clone)]
+pub struct Network {
+    /// Feature transformer weights, one row of [`HIDDEN`] per input.
+    pub feature_weights: Box<[[i16; HIDDEN]; INPUTS]>,
+    /// Feature transformer biases.
+    pub feature_bias: Box<[i16; HIDDEN]>,
+    /// Output weights: the side to move's activations, then the other side's.
+    pub output_weights: Box<[[i16; HIDDEN]; 2]>,
+    /// Output bias.
+    pub output_bias: i32,
+}
+
+impl fmt::Debug for Network {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Network({:016x})", self.checksum())
+    }
+}
+
+/// Why bytes are not a net this engine can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file is not as long as a net of this architecture.
+    Length {
+        /// Bytes found.
+        found: usize,
+        /// Bytes a net of this architecture has.
+        expected: usize,
+    },
+    /// The file does not start with [`MAGIC`].
+    Magic,
+    /// Another file format version.
+    Version(u32),
+    /// Another architecture: the header's (inputs, hidden, QA, QB, scale).
+    Architecture([u32; 5]),
+    /// The checksum does not match the contents.
+    Checksum,
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Length { found, expected } => {
+                write!(f, "{found} bytes, a net has {expected}")
+            }
+            NetError::Magic => f.write_str("not a Rookery net (bad magic)"),
+            NetError::Version(v) => write!(f, "format version {v}, expected {FORMAT_VERSION}"),
+            NetError::Architecture([i, h, qa, qb, s]) => write!(
+                f,
+                "architecture {i}->{h} (QA {qa}, QB {qb}, scale {s}), this engine runs \
+                 {INPUTS}->{HIDDEN} (QA {QA}, QB {QB}, scale {SCALE})"
+            ),
+            NetError::Checksum => f.write_str("checksum mismatch (a damaged file)"),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// FNV-1a, 64 bits.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+fn header() -> [u8; HEADER_BYTES] {
+    let mut bytes = [0u8; HEADER_BYTES];
+    bytes[0..4].copy_from_slice(&MAGIC);
+    let fields = [
+        FORMAT_VERSION,
+        INPUTS as u32,
+        HIDDEN as u32,
+        QA as u32,
+        QB as u32,
+        SCALE as u32,
+    ];
+    for (i, field) in fields.iter().enumerate() {
+        bytes[4 + 4 * i..8 + 4 * i].copy_from_slice(&field.to_le_bytes());
+    }
+    bytes
+}
+
+impl Network {
+    /// A network of zeros (evaluates every position as 0).
+    pub fn zeroed() -> Network {
+        Network {
+            feature_weights: vec![[0; HIDDEN]; INPUTS]
+                .into_boxed_slice()
+                .try_into()
+                .expect("INPUTS rows"),
+            feature_bias: Box::new([0; HIDDEN]),
+            output_weights: Box::new([[0; HIDDEN]; 2]),
+            output_bias: 0,
+        }
+    }
+
+    /// The net file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(FILE_BYTES);
+        bytes.extend_from_slice(&header());
+        let values = self
+            .feature_weights
+            .iter()
+            .flatten()
+            .chain(self.feature_bias.iter())
+            .chain(self.output_weights.iter().flatten());
+        for v in values {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&self.output_bias.to_le_bytes());
+        let checksum = fnv1a(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a net file, refusing anything that is not a whole net of this architecture.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() >= 4 && bytes[0..4] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        if bytes.len() >= HEADER_BYTES {
+            let field = |i: usize| {
+                u32::from_le_bytes(bytes[4 + 4 * i..8 + 4 * i].try_into().expect("4 bytes"))
+            };
+            if field(0) != FORMAT_VERSION {
+                return Err(NetError::Version(field(0)));
+            }
+            if bytes[0..HEADER_BYTES] != header() {
+                return Err(NetError::Architecture([
+                    field(1),
+                    field(2),
+                    field(3),
+                    field(4),
+                    field(5),
+                ]));
+            }
+        }
+        if bytes.len() != FILE_BYTES {
+            return Err(NetError::Length {
+                found: bytes.len(),
+                expected: FILE_BYTES,
+            });
+        }
+        let (body, tail) = bytes.split_at(FILE_BYTES - 8);
+        if fnv1a(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
+            return Err(NetError::Checksum);
+        }
+        let mut values = body[HEADER_BYTES..]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut net = Network::zeroed();
+        for v in net
+            .feature_weights
+            .iter_mut()
+            .flatten()
+            .chain(net.feature_bias.iter_mut())
+            .chain(net.output_weights.iter_mut().flatten())
+        {
+            *v = values.next().expect("length checked");
+        }
+        let bias = &body[body.len() - 4..];
+        net.output_bias = i32::from_le_bytes(bias.try_into().expect("4 bytes"));
+        Ok(net)
+    }
+
+    /// The checksum its file carries.
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(bytes[FILE_BYTES - 8..].try_into().expect("8 bytes"))
+    }
+
+    /// The output in centipawns for the side to move, from both sides' accumulators.
+    #[inline]
+    pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        let sum = crelu_dot(us, &self.output_weights[0]) + crelu_dot(them, &self.output_weights[1]);
+        (sum + self.output_bias) * SCALE / (QA * QB)
+    }
+}
+
+/// `sum(clamp(x, 0, QA) * w)`, vectorised: AVX2 when the processor has it, else the
+/// portable loop (which the compiler still vectorises for SSE2).
+#[inline]
+fn crelu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the processor has AVX2, checked just above.
+            return unsafe { crelu_dot_avx2(x, w) };
+        }
+    }
+    crelu_dot_portable(x, w)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn crelu_dot_avx2(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    crelu_dot_portable(x, w)
+}
+
+/// The portable loop: 16 lanes of i32 sums, so the compiler keeps it in vector registers.
+#[inline(always)]
+fn crelu_dot_portable(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    const LANES: usize = 16;
+    let mut sums = [0i32; LANES];
+    for (xs, ws) in x.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            let a = i32::from(xs[i].clamp(0, QA as i16));
+            sums[i] += a * i32::from(ws[i]);
+        }
+    }
+    sums.iter().sum()
+}

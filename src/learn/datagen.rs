@@ -1,0 +1,373 @@
+//! Self-play data generation: games at a fixed node count per move, each position written as
+//! a [`Record`] with the search's score and the game's result.
+//!
+//! - **Openings.** Each game starts from the start position, or from a random position of
+//!   a book of FENs, then plays [`DatagenConfig::random_plies`] random legal moves (one more
+//!   half the time, so both sides get to move first out of the random phase). The random
+//!   plies are not recorded.
+//! - **Moves.** One search per move with a node limit, one thread, a table of its own that
+//!   is cleared between games: a game is a function of its seed alone.
+//! - **Kept positions.** Not in check, best move quiet (no capture, no promotion), score not a
+//!   mate or tablebase score.
+//! - **Game end.** Checkmate, stalemate, insufficient material, the fifty-move rule and
+//!   threefold repetition end a game as the rules say. To save time, a game is adjudicated
+//!   won once the score has stayed beyond [`WIN_SCORE`] for [`WIN_PLIES`] plies in a row, and
+//!   drawn once it has stayed within [`DRAW_SCORE`] for [`DRAW_PLIES`] plies past ply
+//!   [`DRAW_FROM_PLY`], or at [`MAX_PLIES`].
+//! - **Output.** Records are appended to one file, a whole game in one write. A run stopped at
+//!   any moment loses at most the games in progress; a restart first cuts a partly written
+//!   record off the end, then appends. The restart's seeds are mixed with the number of
+//!   records already there, so it does not replay the games it has.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use shakmaty::{Color, Move, Position as _};
+
+use super::record::{GameResult, RECORD_BYTES, Record};
+use crate::chess::Position;
+use crate::engine::Settings;
+use crate::engine::limits::Limits;
+use crate::engine::search::{MATE_BOUND, SearchOptions, Signals, Silent, search};
+use crate::engine::tb::TB_BOUND;
+use crate::engine::tt::ChessTable;
+
+/// A score (centipawns, side to move) beyond which a game counts as won...
+pub const WIN_SCORE: i32 = 2000;
+/// ...once it has stayed there this many plies in a row.
+pub const WIN_PLIES: u32 = 4;
+/// A score within which a game counts as drawn...
+pub const DRAW_SCORE: i32 = 10;
+/// ...once it has stayed there this many plies in a row...
+pub const DRAW_PLIES: u32 = 10;
+/// ...from this ply of the searched part on.
+pub const DRAW_FROM_PLY: usize = 60;
+/// A game still going after this many searched plies is a draw.
+pub const MAX_PLIES: usize = 400;
+
+/// Stack of a generating thread: the search recursion keeps move lists on the stack.
+const THREAD_STACK: usize = 32 << 20;
+/// Table size per generating thread, MiB.
+const TABLE_MIB: usize = 16;
+
+/// What a datagen run does.
+#[derive(Clone, Debug)]
+pub struct DatagenConfig {
+    /// The file records are appended to.
+    pub output: PathBuf,
+    /// Node limit of each move's search.
+    pub nodes: u64,
+    /// Games to play in this run; `None` runs until stopped.
+    pub games: Option<u64>,
+    /// Generating threads, one game each at a time.
+    pub threads: usize,
+    /// Random plies at the start of each game (one more half the time).
+    pub random_plies: usize,
+    /// The run's seed.
+    pub seed: u64,
+    /// Start positions to draw from; empty means the start position.
+    pub openings: Vec<Position>,
+}
+
+/// Running totals of a datagen run.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Games finished and written.
+    pub games: AtomicU64,
+    /// Positions written.
+    pub positions: AtomicU64,
+    /// Games White won.
+    pub white_wins: AtomicU64,
+    /// Games drawn.
+    pub draws: AtomicU64,
+    /// Games Black won.
+    pub black_wins: AtomicU64,
+    /// Nodes searched.
+    pub nodes: AtomicU64,
+}
+
+impl Progress {
+    fn count(&self, game: &Game) {
+        self.games.fetch_add(1, Relaxed);
+        self.positions.fetch_add(game.records.len() as u64, Relaxed);
+        self.nodes.fetch_add(game.nodes, Relaxed);
+        match game.result {
+            GameResult::WhiteWon => &self.white_wins,
+            GameResult::Draw => &self.draws,
+            GameResult::BlackWon => &self.black_wins,
+        }
+        .fetch_add(1, Relaxed);
+    }
+
+    /// A one-line summary: games, positions, speed, W/D/L from White's view.
+    pub fn summary(&self, elapsed: Duration) -> String {
+        let secs = elapsed.as_secs_f64().max(1e-9);
+        let positions = self.positions.load(Relaxed);
+        format!(
+            "games {} positions {} ({:.0}/s) nodes/s {:.0} W/D/L {}/{}/{}",
+            self.games.load(Relaxed),
+            positions,
+            positions as f64 / secs,
+            self.nodes.load(Relaxed) as f64 / secs,
+            self.white_wins.load(Relaxed),
+            self.draws.load(Relaxed),
+            self.black_wins.load(Relaxed),
+        )
+    }
+}
+
+/// One finished self-play game.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The kept positions, with the game's result filled in.
+    pub records: Vec<Record>,
+    /// How it ended.
+    pub result: GameResult,
+    /// Nodes searched over the game.
+    pub nodes: u64,
+}
+
+/// Plays one self-play game from `seed` and returns its kept positions.
+pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut pos = opening(config, &mut rng);
+    let options = SearchOptions {
+        threads: 1,
+        multi_pv: 1,
+        ..Settings::default().search_options()
+    };
+    let limits = Limits {
+        nodes: Some(config.nodes),
+        ..Limits::default()
+    };
+    table.clear();
+    let mut kept: Vec<(Record, Color)> = Vec::new();
+    let mut nodes = 0;
+    let mut winning_streak = 0u32;
+    let mut drawn_streak = 0u32;
+    let mut last_winner = None;
+    let mut searched_plies = 0;
+    let result = loop {
+        if let Some(result) = rules_result(&pos) {
+            break result;
+        }
+        if searched_plies >= MAX_PLIES {
+            break GameResult::Draw;
+        }
+        let found = search(&pos, &limits, &options, table, &Signals::default(), &Silent);
+        nodes += found.nodes;
+        let Some(best) = found.best else {
+            break rules_result(&pos).unwrap_or(GameResult::Draw);
+        };
+        let score = found.score;
+        let turn = pos.turn();
+        // Adjudication on the search's score, from White's view.
+        let white_score = if turn.is_white() { score } else { -score };
+        if white_score.abs() >= WIN_SCORE {
+            let winner = Color::from_white(white_score > 0);
+            winning_streak = if last_winner == Some(winner) {
+                winning_streak + 1
+            } else {
+                1
+            };
+            last_winner = Some(winner);
+            if winning_streak >= WIN_PLIES {
+                break win_for(winner);
+            }
+        } else {
+            winning_streak = 0;
+            last_winner = None;
+        }
+        if searched_plies >= DRAW_FROM_PLY && score.abs() <= DRAW_SCORE {
+            drawn_streak += 1;
+            if drawn_streak >= DRAW_PLIES {
+                break GameResult::Draw;
+            }
+        } else {
+            drawn_streak = 0;
+        }
+        if keeps(&pos, best, score) {
+            kept.push((record_of(&pos, score), turn));
+        }
+        pos.push(best);
+        searched_plies += 1;
+    };
+    let records = kept
+        .into_iter()
+        .map(|(record, _)| Record { result, ..record })
+        .collect();
+    Game {
+        records,
+        result,
+        nodes,
+    }
+}
+
+fn win_for(side: Color) -> GameResult {
+    if side.is_white() {
+        GameResult::WhiteWon
+    } else {
+        GameResult::BlackWon
+    }
+}
+
+/// The result the rules give the position, if the game is over.
+fn rules_result(pos: &Position) -> Option<GameResult> {
+    let chess = pos.chess();
+    if chess.is_checkmate() {
+        return Some(win_for(!chess.turn()));
+    }
+    if chess.is_stalemate()
+        || chess.is_insufficient_material()
+        || chess.halfmoves() >= 100
+        || pos.repetitions() >= 2
+    {
+        return Some(GameResult::Draw);
+    }
+    None
+}
+
+/// Whether the position is worth training on: quiet, not in check, a real score.
+fn keeps(pos: &Position, best: Move, score: i32) -> bool {
+    !pos.chess().is_check()
+        && !best.is_capture()
+        && !best.is_promotion()
+        && score.abs() < MATE_BOUND.min(TB_BOUND)
+}
+
+/// The position as a record; the result is filled in when the game ends.
+fn record_of(pos: &Position, score: i32) -> Record {
+    let chess = pos.chess();
+    Record {
+        board: chess.board().clone(),
+        turn: chess.turn(),
+        score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
+        result: GameResult::Draw,
+        halfmoves: chess.halfmoves().min(255) as u8,
+        fullmoves: u16::try_from(u32::from(chess.fullmoves())).unwrap_or(u16::MAX),
+    }
+}
+
+/// A start position with the random plies played; tries again when they end the game.
+fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
+    loop {
+        let mut pos = if config.openings.is_empty() {
+            Position::startpos()
+        } else {
+            config.openings[rng.random_range(0..config.openings.len())].clone()
+        };
+        let plies = config.random_plies + usize::from(rng.random_bool(0.5));
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.push(moves[rng.random_range(0..moves.len())]);
+        }
+        if !pos.legal_moves().is_empty() && rules_result(&pos).is_none() {
+            return pos;
+        }
+    }
+}
+
+/// Opens `path` for appending whole records: a partly written record left at its end by a
+/// stopped run is cut off first. Returns the file and the records already in it.
+pub fn open_for_append(path: &Path) -> io::Result<(File, u64)> {
+    let file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .read(true)
+        .open(path)?;
+    let len = file.metadata()?.len();
+    let whole = len - len % RECORD_BYTES as u64;
+    if whole != len {
+        file.set_len(whole)?;
+    }
+    Ok((file, whole / RECORD_BYTES as u64))
+}
+
+/// The seed of game `index` of a run with `seed` that started on a file of `existing` records.
+fn game_seed(seed: u64, existing: u64, index: u64) -> u64 {
+    // SplitMix64 steps: nearby inputs give unrelated seeds.
+    let mut z = seed
+        ^ existing.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// Runs datagen: plays games on `config.threads` threads until `config.games` are written or
+/// `stop` is set, appending to `config.output`. `report` is called about every
+/// `report_every` with the totals so far, and once at the end.
+pub fn run(
+    config: &DatagenConfig,
+    stop: &AtomicBool,
+    report_every: Duration,
+    report: &(dyn Fn(&Progress, Duration) + Sync),
+) -> io::Result<Progress> {
+    let (file, existing) = open_for_append(&config.output)?;
+    let file = Mutex::new(file);
+    let progress = Progress::default();
+    let next_game = AtomicU64::new(0);
+    let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let start = Instant::now();
+    std::thread::scope(|scope| -> io::Result<()> {
+        let mut workers = Vec::new();
+        for _ in 0..config.threads.max(1) {
+            let worker = std::thread::Builder::new()
+                .stack_size(THREAD_STACK)
+                .spawn_scoped(scope, || {
+                    let table = match ChessTable::new(TABLE_MIB) {
+                        Ok(table) => table,
+                        Err(e) => {
+                            *failure.lock().unwrap_or_else(|e| e.into_inner()) =
+                                Some(io::Error::other(e.to_string()));
+                            return;
+                        }
+                    };
+                    while !stop.load(Relaxed) {
+                        let index = next_game.fetch_add(1, Relaxed);
+                        if config.games.is_some_and(|games| index >= games) {
+                            break;
+                        }
+                        let game =
+                            play_game(config, game_seed(config.seed, existing, index), &table);
+                        let bytes: Vec<u8> = game.records.iter().flat_map(Record::encode).collect();
+                        let written = file
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .write_all(&bytes);
+                        if let Err(e) = written {
+                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                            stop.store(true, Relaxed);
+                            break;
+                        }
+                        progress.count(&game);
+                    }
+                })?;
+            workers.push(worker);
+        }
+        // The reporting loop of the calling thread.
+        let mut last = Instant::now();
+        while !workers.iter().all(|w| w.is_finished()) {
+            std::thread::sleep(Duration::from_millis(50));
+            if last.elapsed() >= report_every {
+                report(&progress, start.elapsed());
+                last = Instant::now();
+            }
+        }
+        Ok(())
+    })?;
+    if let Some(e) = failure.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(e);
+    }
+    report(&progress, start.elapsed());
+    Ok(progress)
+}

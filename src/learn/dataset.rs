@@ -1,0 +1,136 @@
+//! Training samples: records turned into the network's inputs, loaded from data files.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use shakmaty::Color;
+
+use super::record::{CorruptRecord, GameResult, Record, decode_all};
+use crate::engine::eval::nnue::{INPUTS, feature};
+
+/// Most pieces on a board.
+pub const MAX_PIECES: usize = 32;
+
+/// One position as the trainer sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// Input indices from the side to move's view; the first `count` are used.
+    pub features: [u16; MAX_PIECES],
+    /// Pieces on the board.
+    pub count: u8,
+    /// The search's score, centipawns for the side to move.
+    pub score: i16,
+    /// The game's result for the side to move: 0 loss, 1 draw, 2 win.
+    pub result: u8,
+}
+
+/// The input index of the same piece seen from the other side.
+///
+/// ```
+/// use rookery::learn::dataset::other_side;
+/// use rookery::engine::eval::nnue::feature;
+/// use shakmaty::{Color, Piece, Role, Square};
+/// let knight = Piece { color: Color::Black, role: Role::Knight };
+/// let white_view = feature(Color::White, knight, Square::C6) as u16;
+/// assert_eq!(other_side(white_view) as usize, feature(Color::Black, knight, Square::C6));
+/// ```
+#[inline(always)]
+pub fn other_side(feature: u16) -> u16 {
+    const HALF: u16 = (INPUTS / 2) as u16;
+    let swapped = if feature < HALF {
+        feature + HALF
+    } else {
+        feature - HALF
+    };
+    swapped ^ 56
+}
+
+impl Sample {
+    /// The sample of a record.
+    pub fn from_record(record: &Record) -> Sample {
+        let mut features = [0u16; MAX_PIECES];
+        let mut count = 0;
+        for (square, piece) in record.board.clone() {
+            features[count] = feature(record.turn, piece, square) as u16;
+            count += 1;
+        }
+        let result = match (record.result, record.turn) {
+            (GameResult::Draw, _) => 1,
+            (GameResult::WhiteWon, Color::White) | (GameResult::BlackWon, Color::Black) => 2,
+            _ => 0,
+        };
+        Sample {
+            features,
+            count: count as u8,
+            score: record.score,
+            result,
+        }
+    }
+
+    /// The side to move's input indices.
+    #[inline(always)]
+    pub fn ours(&self) -> &[u16] {
+        &self.features[..usize::from(self.count)]
+    }
+
+    /// The training target: `wdl` parts game result, the rest the search score's expected
+    /// result at `scale` centipawns per unit of the sigmoid.
+    #[inline(always)]
+    pub fn target(&self, wdl: f32, scale: f32) -> f32 {
+        let result = f32::from(self.result) / 2.0;
+        let score = sigmoid(f32::from(self.score) / scale);
+        wdl * result + (1.0 - wdl) * score
+    }
+}
+
+/// The logistic function.
+#[inline(always)]
+pub fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// What loading data found.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// Every sample of every file, in file order.
+    pub samples: Vec<Sample>,
+    /// Files read.
+    pub files: usize,
+    /// Bytes at the ends of files that made no whole record (runs stopped mid-write).
+    pub trailing_bytes: usize,
+}
+
+/// The data files a path names: the file itself, or every `*.bin` in a directory, sorted.
+pub fn data_files(path: &Path) -> io::Result<Vec<PathBuf>> {
+    if !path.is_dir() {
+        return Ok(vec![path.to_path_buf()]);
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(path)?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Loads every complete record of the files `paths` name. A corrupt record refuses the run.
+pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
+    let mut loaded = Loaded::default();
+    for path in paths {
+        for file in data_files(path)? {
+            let bytes = std::fs::read(&file)?;
+            let decoded = decode_all(&bytes).map_err(|e: CorruptRecord| {
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("{}: {e}", file.display()),
+                )
+            })?;
+            loaded.files += 1;
+            loaded.trailing_bytes += decoded.trailing_bytes;
+            loaded
+                .samples
+                .extend(decoded.records.iter().map(Sample::from_record));
+        }
+    }
+    Ok(loaded)
+}
