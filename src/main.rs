@@ -10,7 +10,7 @@ rookery: a UCI chess engine
 usage: rookery                 the UCI engine (reads commands on stdin)
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
-       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD]
+       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD] [--net NET | --hce]
        rookery train DATA... --out NET [--epochs E] [--threads T] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]

@@ -311,3 +311,25 @@ fn built_in_net_is_the_committed_file() {
         net.checksum()
     );
 }
+
+#[test]
+fn output_kernels_agree() {
+    use rookery::engine::eval::nnue::{HIDDEN, Kernel};
+    let net = random_net(8);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..1000 {
+        let mut us = [0i16; HIDDEN];
+        let mut them = [0i16; HIDDEN];
+        for v in us.iter_mut().chain(them.iter_mut()) {
+            // Values on both sides of the clip range, and at its edges.
+            *v = rng.random_range(-400..700);
+        }
+        us[0] = 0;
+        us[1] = 255;
+        them[2] = 256;
+        assert_eq!(
+            net.output_with(Kernel::Portable, &us, &them),
+            net.output_with(Kernel::Avx2, &us, &them)
+        );
+    }
+}

@@ -3,20 +3,24 @@
 //! Records are appended to `DIR/selfplay.bin`; progress (games, positions, positions per
 //! second, W/D/L) goes to stderr every ten seconds. The run stops after `--games` games, or
 //! when killed: every game already written stays, and running the same command again goes
-//! on where it stopped.
+//! on where it stopped. The search evaluates with `--net NET`, with the hand-written
+//! evaluation under `--hce`, and otherwise as the engine does by default (`Use NNUE`).
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
 use crate::chess::Position;
+use crate::engine::Settings;
+use crate::engine::eval::nnue::Network;
 use crate::learn::datagen::{self, DatagenConfig};
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] \
-[--seed S] [--random-plies P] [--book EPD]";
+[--seed S] [--random-plies P] [--book EPD] [--net NET | --hce]";
 
 /// The data file's name inside the output directory.
 pub const DATA_FILE: &str = "selfplay.bin";
@@ -51,6 +55,22 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         Some(path) => read_openings(&path)?,
         None => Vec::new(),
     };
+    let network = match (args.value::<PathBuf>("net")?, args.switch("hce")) {
+        (Some(_), true) => return Err(UsageError("--net and --hce exclude each other".into())),
+        (Some(path), false) => {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+            let net = Network::from_bytes(&bytes)
+                .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+            Some(Arc::new(net))
+        }
+        (None, true) => None,
+        (None, false) => Settings::default().search_options().network,
+    };
+    let evaluation = match &network {
+        Some(net) => format!("net {:016x}", net.checksum()),
+        None => "the hand-written evaluation".to_string(),
+    };
     let config = DatagenConfig {
         output: dir.join(DATA_FILE),
         nodes: args.value("nodes")?.unwrap_or(DEFAULT_NODES).max(1),
@@ -59,9 +79,10 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         random_plies: args.value("random-plies")?.unwrap_or(DEFAULT_RANDOM_PLIES),
         seed: args.value("seed")?.unwrap_or(1),
         openings,
+        network,
     };
     eprintln!(
-        "datagen: {} nodes per move, {} thread(s), appending to {}",
+        "datagen: {} nodes per move, {evaluation}, {} thread(s), appending to {}",
         config.nodes,
         config.threads,
         config.output.display()

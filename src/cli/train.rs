@@ -4,7 +4,8 @@
 //! A share of the samples (`--val`, after a seeded shuffle) is kept out for validation; its
 //! loss is printed after every epoch. After every epoch the net is written to `NET` and the
 //! trainer's state to `NET.ckpt`; `--resume` goes on from that checkpoint. Progress, with
-//! samples per second and the time left, goes to stderr.
+//! samples per second and the time left, goes to stderr. `--mirror-files` adds each
+//! training position mirrored a-h.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -21,7 +22,7 @@ use crate::learn::train::{self, Adam, Model, PARAMS, TrainConfig};
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
-[--lr R] [--wdl W] [--val F] [--threads T] [--seed S] [--resume]";
+[--lr R] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume]";
 
 /// Runs `rookery train` with the words after `train`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
@@ -30,7 +31,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         &[
             "out", "epochs", "batch", "lr", "wdl", "val", "threads", "seed",
         ],
-        &["resume"],
+        &["resume", "mirror-files"],
     )?;
     if args.positional.is_empty() {
         return Err(UsageError(format!("no data given\n{USAGE}")));
@@ -57,6 +58,17 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     samples.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed));
     let val_len = (samples.len() as f64 * val_share) as usize;
     let (val, train_set) = samples.split_at(val_len);
+    // Mirrored copies join the training set only, so validation never sees a twin.
+    let mirrored: Vec<_>;
+    let train_set = if args.switch("mirror-files") {
+        mirrored = train_set
+            .iter()
+            .flat_map(|s| [*s, s.files_mirrored()])
+            .collect();
+        &mirrored[..]
+    } else {
+        train_set
+    };
     eprintln!(
         "train: {} files, {} samples ({} training, {} validation), {} trailing bytes skipped",
         loaded.files,

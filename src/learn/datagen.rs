@@ -6,7 +6,8 @@
 //!   half the time, so both sides get to move first out of the random phase). The random
 //!   plies are not recorded.
 //! - **Moves.** One search per move with a node limit, one thread, a table of its own that
-//!   is cleared between games: a game is a function of its seed alone.
+//!   is cleared between games: a game is a function of its seed alone. The search evaluates
+//!   with [`DatagenConfig::network`], or the hand-written evaluation.
 //! - **Kept positions.** Not in check, best move quiet (no capture, no promotion), score not a
 //!   mate or tablebase score.
 //! - **Game end.** Checkmate, stalemate, insufficient material, the fifty-move rule and
@@ -22,8 +23,8 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
@@ -33,6 +34,7 @@ use shakmaty::{Color, Move, Position as _};
 use super::record::{GameResult, RECORD_BYTES, Record};
 use crate::chess::Position;
 use crate::engine::Settings;
+use crate::engine::eval::nnue::Network;
 use crate::engine::limits::Limits;
 use crate::engine::search::{MATE_BOUND, SearchOptions, Signals, Silent, search};
 use crate::engine::tb::TB_BOUND;
@@ -73,6 +75,8 @@ pub struct DatagenConfig {
     pub seed: u64,
     /// Start positions to draw from; empty means the start position.
     pub openings: Vec<Position>,
+    /// The network that evaluates; the hand-written evaluation when `None`.
+    pub network: Option<Arc<Network>>,
 }
 
 /// Running totals of a datagen run.
@@ -140,6 +144,7 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
     let options = SearchOptions {
         threads: 1,
         multi_pv: 1,
+        network: config.network.clone(),
         ..Settings::default().search_options()
     };
     let limits = Limits {
@@ -370,4 +375,90 @@ pub fn run(
     }
     report(&progress, start.elapsed());
     Ok(progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::learn::record::decode_all;
+    use shakmaty::{CastlingMode, Chess, FromSetup, Setup};
+
+    fn config(output: PathBuf) -> DatagenConfig {
+        DatagenConfig {
+            output,
+            nodes: 400,
+            games: Some(2),
+            threads: 1,
+            random_plies: 8,
+            seed: 5,
+            openings: Vec::new(),
+            network: None,
+        }
+    }
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("rookery-datagen-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("data.bin")
+    }
+
+    #[test]
+    fn a_game_is_a_function_of_its_seed_and_keeps_quiet_positions() {
+        let config = config(PathBuf::new());
+        let table = ChessTable::new(1).unwrap();
+        let game = play_game(&config, 42, &table);
+        assert!(game.records.len() > 10, "{} positions", game.records.len());
+        assert!(game.records.iter().all(|r| r.result == game.result));
+        for record in &game.records {
+            let mut setup = Setup::empty();
+            setup.board = record.board.clone();
+            setup.turn = record.turn;
+            let pos =
+                Chess::from_setup(setup, CastlingMode::Standard).expect("a kept position is legal");
+            assert!(!pos.is_check());
+            assert!(i32::from(record.score).abs() < MATE_BOUND.min(TB_BOUND));
+        }
+        let again = play_game(&config, 42, &table);
+        assert_eq!(again.records, game.records);
+        assert_ne!(play_game(&config, 43, &table).records, game.records);
+    }
+
+    #[test]
+    fn a_restart_cuts_a_partial_record_and_appends_new_games() {
+        let path = scratch("restart");
+        let _ = std::fs::remove_file(&path);
+        let config = config(path.clone());
+        let stop = AtomicBool::new(false);
+        let quiet = |_: &Progress, _: Duration| {};
+        let first = run(&config, &stop, Duration::from_secs(60), &quiet).unwrap();
+        assert_eq!(first.games.load(Relaxed), 2);
+        let written = std::fs::read(&path).unwrap();
+        assert_eq!(written.len() as u64, 32 * first.positions.load(Relaxed));
+        // A run stopped mid-write leaves part of a record behind.
+        std::fs::write(&path, [&written[..], &[1u8; 13][..]].concat()).unwrap();
+        let second = run(&config, &stop, Duration::from_secs(60), &quiet).unwrap();
+        let all = std::fs::read(&path).unwrap();
+        let decoded = decode_all(&all).unwrap();
+        assert_eq!(decoded.trailing_bytes, 0);
+        assert_eq!(&all[..written.len()], &written[..], "earlier games kept");
+        let total = first.positions.load(Relaxed) + second.positions.load(Relaxed);
+        assert_eq!(decoded.records.len() as u64, total);
+        // The restart played other games than the first run.
+        assert_ne!(&all[written.len()..][..64], &written[..64]);
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_set_stop_flag_ends_the_run_at_once() {
+        let path = scratch("stop");
+        let config = DatagenConfig {
+            games: None,
+            ..config(path.clone())
+        };
+        let stop = AtomicBool::new(true);
+        let progress = run(&config, &stop, Duration::from_secs(60), &|_, _| {}).unwrap();
+        assert_eq!(progress.games.load(Relaxed), 0);
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
 }

@@ -12,7 +12,7 @@ pub mod network;
 use std::sync::{Arc, LazyLock};
 
 pub use accumulator::Accumulator;
-pub use network::{HIDDEN, INPUTS, NetError, Network, feature};
+pub use network::{HIDDEN, INPUTS, Kernel, NetError, Network, feature};
 
 /// The bytes of the net built into the binary.
 pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../../nets/default.nnue");

@@ -249,23 +249,53 @@ impl Network {
     /// The output in centipawns for the side to move, from both sides' accumulators.
     #[inline]
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        let sum = crelu_dot(us, &self.output_weights[0]) + crelu_dot(them, &self.output_weights[1]);
+        self.output_with(Kernel::detect(), us, them)
+    }
+
+    /// [`Network::output`] computed with a chosen kernel (for tests and benchmarks).
+    #[inline]
+    pub fn output_with(&self, kernel: Kernel, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        let sum = kernel.crelu_dot(us, &self.output_weights[0])
+            + kernel.crelu_dot(them, &self.output_weights[1]);
         (sum + self.output_bias) * SCALE / (QA * QB)
     }
 }
 
-/// `sum(clamp(x, 0, QA) * w)`, vectorised: AVX2 when the processor has it, else the
-/// portable loop (which the compiler still vectorises for SSE2).
-#[inline]
-fn crelu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the processor has AVX2, checked just above.
-            return unsafe { crelu_dot_avx2(x, w) };
+/// The code that computes the output layer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// The portable loop, which the compiler vectorises for the build's baseline (SSE2).
+    Portable,
+    /// The same loop compiled for AVX2; only on processors that have it.
+    Avx2,
+}
+
+impl Kernel {
+    /// The fastest kernel this processor runs.
+    #[inline]
+    pub fn detect() -> Kernel {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::arch::is_x86_feature_detected!("avx2") {
+                return Kernel::Avx2;
+            }
         }
+        Kernel::Portable
     }
-    crelu_dot_portable(x, w)
+
+    /// `sum(clamp(x, 0, QA) * w)`. [`Kernel::Avx2`] falls back to the portable loop on a
+    /// processor without AVX2.
+    #[inline]
+    fn crelu_dot(self, x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        {
+            if self == Kernel::Avx2 && std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the processor has AVX2, checked just above.
+                return unsafe { crelu_dot_avx2(x, w) };
+            }
+        }
+        crelu_dot_portable(x, w)
+    }
 }
 
 #[cfg(target_arch = "x86_64")]

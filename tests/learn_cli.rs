@@ -1,0 +1,151 @@
+//! `rookery datagen` and `rookery train` driven as a user would, and the net they make
+//! loaded through `EvalFile` in the real binary.
+
+mod common;
+
+use std::time::Duration;
+
+use common::cli::rookery;
+use common::uci_client::Engine;
+use rookery::engine::eval::nnue::Network;
+use rookery::learn::record::decode_all;
+
+const WAIT: Duration = Duration::from_secs(20);
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("rookery-learn-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn datagen_then_train_then_play_with_the_net() {
+    let dir = scratch("pipeline");
+    let data = dir.join("data");
+    let d = data.to_str().unwrap();
+    let out = rookery(&[
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "4",
+        "--nodes",
+        "300",
+        "--threads",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("games 4 positions"), "{stderr}");
+    let bytes = std::fs::read(data.join("selfplay.bin")).unwrap();
+    let records = decode_all(&bytes).unwrap().records;
+    assert!(records.len() > 40, "{} records", records.len());
+
+    let net = dir.join("net.nnue");
+    let n = net.to_str().unwrap();
+    let out = rookery(&[
+        "train",
+        d,
+        "--out",
+        n,
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--mirror-files",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("epoch 2/2: train loss"), "{stderr}");
+    assert!(Network::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
+    assert!(dir.join("net.ckpt").exists());
+    // Resuming a finished run trains no more epochs and writes the same net.
+    let before = std::fs::read(&net).unwrap();
+    let out = rookery(&[
+        "train",
+        d,
+        "--out",
+        n,
+        "--epochs",
+        "2",
+        "--batch",
+        "64",
+        "--mirror-files",
+        "--resume",
+    ]);
+    assert!(out.status.success());
+    assert_eq!(std::fs::read(&net).unwrap(), before);
+
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    engine.send(&format!("setoption name EvalFile value {n}"));
+    engine.send("setoption name Use NNUE value true");
+    engine.send("position startpos moves e2e4");
+    engine.send("eval");
+    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:?}"
+    );
+    assert!(lines.last().unwrap().ends_with("(NNUE)"), "{lines:?}");
+    let answer = engine.go("nodes 2000");
+    assert!(
+        answer.last().unwrap().starts_with("bestmove "),
+        "{answer:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn eval_file_refusals_keep_the_engine_usable() {
+    let dir = scratch("refusals");
+    let short = dir.join("short.nnue");
+    std::fs::write(&short, b"RKNN\x01\x00\x00\x00").unwrap();
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    for (path, says) in [
+        ("/nonexistent/net.nnue".to_string(), "cannot read"),
+        (short.display().to_string(), "refused"),
+        (env!("CARGO_BIN_EXE_rookery").to_string(), "bad magic"),
+    ] {
+        engine.send(&format!("setoption name EvalFile value {path}"));
+        let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+        let line = lines.last().unwrap();
+        assert!(
+            line.contains(says) && line.contains("the current net stays"),
+            "{line}"
+        );
+    }
+    engine.send("setoption name Use NNUE value true");
+    let answer = engine.go("depth 4");
+    assert!(
+        answer.last().unwrap().starts_with("bestmove "),
+        "{answer:?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_command_lines_exit_2() {
+    for args in [
+        &["datagen"][..],
+        &["datagen", "--out", "/tmp", "--nodes", "many"][..],
+        &["train", "--out", "/tmp/x.nnue"][..],
+        &["train", "/nonexistent-data", "--out", "/tmp/x.nnue"][..],
+    ] {
+        let out = rookery(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
