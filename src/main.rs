@@ -11,7 +11,8 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
        rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD] [--net NET | --hce]
-       rookery train DATA... --out NET [--epochs E] [--threads T] [--resume]
+       rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
+                     [--threads T] [--seed S] [--mirror-files] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]

@@ -40,8 +40,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             "seed",
             "random-plies",
             "book",
+            "net",
         ],
-        &[],
+        &["hce"],
     )?;
     if let Some(word) = args.positional.first() {
         return Err(UsageError(format!("unexpected '{word}'\n{USAGE}")));

@@ -79,11 +79,24 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     );
 
     let checkpoint_path = out.with_extension("ckpt");
+    if checkpoint_path == out {
+        return Err(UsageError(format!(
+            "{}: the net file cannot end in .ckpt",
+            out.display()
+        )));
+    }
+    let fingerprint = train::fingerprint(&config, train_set, val.len());
     let (mut model, mut adam, first_epoch) = if args.switch("resume") && checkpoint_path.exists() {
         let bytes = std::fs::read(&checkpoint_path)
             .map_err(|e| UsageError(format!("{}: {e}", checkpoint_path.display())))?;
         let checkpoint = Checkpoint::from_bytes(&bytes)
             .map_err(|e| UsageError(format!("{}: {e}", checkpoint_path.display())))?;
+        if checkpoint.fingerprint != fingerprint {
+            return Err(UsageError(format!(
+                "{}: made on other data or settings; run without --resume to start afresh",
+                checkpoint_path.display()
+            )));
+        }
         eprintln!("resuming after epoch {}", checkpoint.epochs_done);
         (checkpoint.model, checkpoint.adam, checkpoint.epochs_done)
     } else {
@@ -127,10 +140,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             secs,
             train_set.len() as f64 / secs
         );
-        std::fs::write(&out, model.quantise().to_bytes())
+        let temporary = out.with_extension("nnue.tmp");
+        std::fs::write(&temporary, model.quantise().to_bytes())
+            .and_then(|()| std::fs::rename(&temporary, &out))
             .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
         Checkpoint {
             epochs_done: epoch + 1,
+            fingerprint,
             model: model.clone(),
             adam: adam.clone(),
         }

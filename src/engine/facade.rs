@@ -207,6 +207,7 @@ impl Engine {
         let path = self.settings.eval_file.clone();
         if path.is_empty() || path == DEFAULT_EVAL_FILE {
             self.network = default_network();
+            self.clear_hash();
             return Ok(());
         }
         let bytes = std::fs::read(&path).map_err(|e| {
@@ -220,6 +221,8 @@ impl Engine {
             ))
         })?;
         self.network = Arc::new(net);
+        // The table's static evaluations come from the other net.
+        self.clear_hash();
         Ok(())
     }
 

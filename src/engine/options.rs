@@ -427,7 +427,11 @@ pub static OPTIONS: [EngineOption; 21] = [
         name: "Use NNUE",
         kind: OptionKind::Check { default: false },
         store: |s, v| s.use_nnue = v.check(),
-        effect: None,
+        // The table's static evaluations come from the other evaluation.
+        effect: Some(|engine| {
+            engine.clear_hash();
+            Ok(())
+        }),
     },
     EngineOption {
         name: "EvalFile",

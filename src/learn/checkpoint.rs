@@ -1,9 +1,10 @@
 //! Trainer checkpoints: the `f32` model and Adam's state after a whole epoch, so a stopped
 //! training run goes on from its last epoch.
 //!
-//! Layout (little-endian): magic `RKCK`, version `u32` (1), epochs done `u32`, Adam steps
-//! `u64`, parameter count `u32`, then the parameters, the first moments and the second
-//! moments as `f32`, then an FNV-1a 64 checksum of every byte before it.
+//! Layout (little-endian): magic `RKCK`, version `u32` (2), epochs done `u32`, Adam steps
+//! `u64`, parameter count `u32`, the run's fingerprint `u64` (its settings and data, so a
+//! resume on other data or settings is refused), then the parameters, the first moments and
+//! the second moments as `f32`, then an FNV-1a 64 checksum of every byte before it.
 
 use std::io;
 use std::path::Path;
@@ -12,13 +13,17 @@ use super::train::{Adam, Model, PARAMS};
 use crate::engine::eval::nnue::network::fnv1a;
 
 const MAGIC: [u8; 4] = *b"RKCK";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
+/// Bytes before the parameters.
+const HEAD: usize = 32;
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Checkpoint {
     /// Epochs finished.
     pub epochs_done: usize,
+    /// What the run trains on and how (see [`crate::learn::train::fingerprint`]).
+    pub fingerprint: u64,
     /// The model.
     pub model: Model,
     /// The optimiser.
@@ -28,12 +33,13 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(24 + 12 * PARAMS + 8);
+        let mut bytes = Vec::with_capacity(HEAD + 12 * PARAMS + 8);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         bytes.extend_from_slice(&self.adam.steps.to_le_bytes());
         bytes.extend_from_slice(&(PARAMS as u32).to_le_bytes());
+        bytes.extend_from_slice(&self.fingerprint.to_le_bytes());
         for block in [&self.model.params, &self.adam.m, &self.adam.v] {
             for x in block.iter() {
                 bytes.extend_from_slice(&x.to_le_bytes());
@@ -46,7 +52,7 @@ impl Checkpoint {
 
     /// Reads a checkpoint of this trainer's architecture, refusing anything else.
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        let expected = 24 + 12 * PARAMS + 8;
+        let expected = HEAD + 12 * PARAMS + 8;
         if bytes.len() != expected {
             return Err(format!(
                 "{} bytes, a checkpoint has {expected}",
@@ -61,12 +67,13 @@ impl Checkpoint {
         if body[0..4] != MAGIC || u32_at(4) != VERSION || u32_at(20) as usize != PARAMS {
             return Err("not a checkpoint of this trainer".into());
         }
-        let floats: Vec<f32> = body[24..]
+        let floats: Vec<f32> = body[HEAD..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
         Ok(Checkpoint {
             epochs_done: u32_at(8) as usize,
+            fingerprint: u64::from_le_bytes(body[24..32].try_into().expect("8 bytes")),
             model: Model {
                 params: floats[..PARAMS].to_vec(),
             },
@@ -99,6 +106,7 @@ mod tests {
         adam.v[PARAMS - 1] = 2.0;
         let checkpoint = Checkpoint {
             epochs_done: 4,
+            fingerprint: 0xfeed,
             model: Model::random(1),
             adam,
         };

@@ -152,7 +152,7 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
         ..Limits::default()
     };
     table.clear();
-    let mut kept: Vec<(Record, Color)> = Vec::new();
+    let mut kept: Vec<Record> = Vec::new();
     let mut nodes = 0;
     let mut winning_streak = 0u32;
     let mut drawn_streak = 0u32;
@@ -198,14 +198,14 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
             drawn_streak = 0;
         }
         if keeps(&pos, best, score) {
-            kept.push((record_of(&pos, score), turn));
+            kept.push(record_of(&pos, score));
         }
         pos.push(best);
         searched_plies += 1;
     };
     let records = kept
         .into_iter()
-        .map(|(record, _)| Record { result, ..record })
+        .map(|record| Record { result, ..record })
         .collect();
     Game {
         records,
@@ -259,9 +259,13 @@ fn record_of(pos: &Position, score: i32) -> Record {
     }
 }
 
-/// A start position with the random plies played; tries again when they end the game.
+/// Tries at a playable opening before falling back to the start position.
+const OPENING_TRIES: usize = 1000;
+
+/// A start position with the random plies played; tries again when they end the game, and
+/// after [`OPENING_TRIES`] failures (a book of finished games) takes the start position.
 fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
-    loop {
+    for _ in 0..OPENING_TRIES {
         let mut pos = if config.openings.is_empty() {
             Position::startpos()
         } else {
@@ -279,6 +283,7 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
             return pos;
         }
     }
+    Position::startpos()
 }
 
 /// Opens `path` for appending whole records: a partly written record left at its end by a

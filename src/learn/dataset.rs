@@ -144,3 +144,79 @@ pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
     }
     Ok(loaded)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use shakmaty::{Board, CastlingMode, Chess, Position, fen::Fen};
+
+    fn record(fen: &str, result: GameResult) -> Record {
+        let pos: Chess = fen
+            .parse::<Fen>()
+            .unwrap()
+            .into_position(CastlingMode::Standard)
+            .unwrap();
+        Record {
+            board: pos.board().clone(),
+            turn: pos.turn(),
+            score: 50,
+            result,
+            halfmoves: 0,
+            fullmoves: 1,
+        }
+    }
+
+    #[test]
+    fn results_are_turned_to_the_side_to_move() {
+        let white = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+        let black = "4k3/8/8/8/8/8/4P3/4K3 b - - 0 1";
+        for (fen, result, expected) in [
+            (white, GameResult::WhiteWon, 2),
+            (white, GameResult::BlackWon, 0),
+            (black, GameResult::WhiteWon, 0),
+            (black, GameResult::BlackWon, 2),
+            (black, GameResult::Draw, 1),
+        ] {
+            assert_eq!(
+                Sample::from_record(&record(fen, result)).result,
+                expected,
+                "{fen} {result:?}"
+            );
+        }
+        // Black to move sees its own king as "own": the same inputs as White in the mirror.
+        let mirrored =
+            Sample::from_record(&record("4k3/4p3/8/8/8/8/8/4K3 w - - 0 1", GameResult::Draw));
+        let mut a = Sample::from_record(&record(black, GameResult::Draw))
+            .ours()
+            .to_vec();
+        let mut b = mirrored.ours().to_vec();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn files_mirrored_is_the_mirrored_board() {
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 1";
+        let original = record(fen, GameResult::Draw);
+        let mut board: Board = original.board.clone();
+        board.flip_horizontal();
+        let flipped = Record {
+            board,
+            ..original.clone()
+        };
+        let mut a = Sample::from_record(&original)
+            .files_mirrored()
+            .ours()
+            .to_vec();
+        let mut b = Sample::from_record(&flipped).ours().to_vec();
+        a.sort_unstable();
+        b.sort_unstable();
+        assert_eq!(a, b);
+        assert_ne!(a, {
+            let mut c = Sample::from_record(&original).ours().to_vec();
+            c.sort_unstable();
+            c
+        });
+    }
+}

@@ -20,8 +20,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::dataset::{Sample, other_side, sigmoid};
-use crate::engine::eval::nnue::network::{QA, QB, SCALE};
+use super::dataset::{MAX_PIECES, Sample, other_side, sigmoid};
+use crate::engine::eval::nnue::network::{QA, QB, SCALE, fnv1a};
 use crate::engine::eval::nnue::{HIDDEN, INPUTS, Network};
 
 /// Largest weight magnitude: a quantised output weight (`x QB`) stays within `i8`, and 32
@@ -320,6 +320,38 @@ pub fn mean_loss(model: &Model, samples: &[Sample], wdl: f32, threads: usize) ->
     (total / samples.len() as f64) as f32
 }
 
+/// A fingerprint of a run: its settings, every training sample in order, and the number of
+/// validation samples. A checkpoint carries it, so a resume on other data is refused.
+pub fn fingerprint(config: &TrainConfig, train: &[Sample], validation: usize) -> u64 {
+    let mut bytes = Vec::with_capacity(64 + train.len() * 4);
+    for word in [
+        config.epochs as u64,
+        config.batch as u64,
+        u64::from(config.lr.to_bits()),
+        u64::from(config.wdl.to_bits()),
+        config.seed,
+        train.len() as u64,
+        validation as u64,
+    ] {
+        bytes.extend_from_slice(&word.to_le_bytes());
+    }
+    let mut hash = fnv1a(&bytes);
+    for sample in train {
+        // FNV-1a continued over each sample's fields.
+        let mut fields = Vec::with_capacity(2 * MAX_PIECES + 4);
+        for f in sample.ours() {
+            fields.extend_from_slice(&f.to_le_bytes());
+        }
+        fields.extend_from_slice(&sample.score.to_le_bytes());
+        fields.extend_from_slice(&[sample.count, sample.result]);
+        for b in fields {
+            hash ^= u64::from(b);
+            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+    hash
+}
+
 /// The order of `n` samples in `epoch`, shuffled from the run's seed.
 pub fn epoch_order(n: usize, seed: u64, epoch: usize) -> Vec<u32> {
     let mut order: Vec<u32> = (0..n as u32).collect();
@@ -434,14 +466,38 @@ mod tests {
     fn gradient_matches_finite_differences() {
         let data = samples();
         let model = Model::random(11);
-        let sample = &data[1];
+        // Black to move, so the side to move's rows and the other side's differ from White's.
+        let sample = &data[2];
         let mut grad = vec![0.0; PARAMS];
         model.backward(sample, 0.3, &mut grad);
-        // One weight of each layer: a feature row the sample uses, a bias, an output weight.
+        // Every hidden unit of a feature row the sample uses from each side, every bias,
+        // every output weight, the output bias.
         let f = usize::from(sample.ours()[0]);
-        let checked = [W1 + f * HIDDEN + 7, B1 + 3, W2 + 5, W2 + HIDDEN + 9, B2];
+        let g = usize::from(other_side(sample.ours()[1]));
+        let rows =
+            (W1 + f * HIDDEN..W1 + (f + 1) * HIDDEN).chain(W1 + g * HIDDEN..W1 + (g + 1) * HIDDEN);
+        // The loss is an f32 near 0.25: steps much below 1e-2 drown in its rounding.
+        let eps = 1e-2f64;
+        // Units whose sum lies within a step of the clip's corners (0 and 1) are left out:
+        // there the loss has a kink and a finite difference says nothing.
+        let mut acc = [[0.0; HIDDEN]; 2];
+        model.accumulate(sample, &mut acc);
+        let near_kink = |side: usize, h: usize| {
+            let a = f64::from(acc[side][h]);
+            a.abs() < 4.0 * eps || (a - 1.0).abs() < 4.0 * eps
+        };
+        // (A row can feed both sides: here the kings' rows do.)
+        let smooth = |i: usize| match i {
+            i if i < W2 => {
+                let h = (i - W1) % HIDDEN;
+                !near_kink(0, h) && !near_kink(1, h)
+            }
+            _ => true,
+        };
+        let checked: Vec<usize> = rows.chain(B1..PARAMS).filter(|&i| smooth(i)).collect();
+        assert!(checked.len() > 1000);
+        let mut nonzero = 0;
         for &i in &checked {
-            let eps = 1e-3f64;
             let loss_at = |delta: f64| {
                 let mut m = model.clone();
                 m.params[i] = (f64::from(m.params[i]) + delta) as f32;
@@ -449,12 +505,82 @@ mod tests {
             };
             let numeric = (loss_at(eps) - loss_at(-eps)) / (2.0 * eps);
             let analytic = f64::from(grad[i]);
-            // The loss is computed in f32: a few parts in a hundred of rounding.
+            // The forward pass rounds in f32 too: allow a few parts in a hundred.
             assert!(
                 (numeric - analytic).abs() <= 3e-2 * numeric.abs() + 1e-6,
                 "parameter {i}: numeric {numeric}, analytic {analytic}"
             );
+            nonzero += usize::from(analytic.abs() > 1e-5);
         }
+        assert!(
+            nonzero > checked.len() / 3,
+            "{nonzero} of {} gradients non-zero",
+            checked.len()
+        );
+    }
+
+    #[test]
+    fn adams_first_step_moves_each_parameter_by_the_rate() {
+        let mut model = Model::random(2);
+        let before = model.clone();
+        let mut grad = vec![0.0; PARAMS];
+        grad[W1 + 5] = 0.3;
+        grad[B2] = -0.2;
+        let mut adam = Adam::new(PARAMS);
+        adam.step(&mut model, &grad, 0.01);
+        assert!((model.params[W1 + 5] - (before.params[W1 + 5] - 0.01)).abs() < 1e-6);
+        assert!((model.params[B2] - (before.params[B2] + 0.01)).abs() < 1e-6);
+        let moved = model
+            .params
+            .iter()
+            .zip(&before.params)
+            .filter(|(a, b)| a != b)
+            .count();
+        assert_eq!(moved, 2);
+    }
+
+    #[test]
+    fn resuming_from_a_checkpoint_equals_an_unbroken_run() {
+        use crate::learn::checkpoint::Checkpoint;
+        let data = samples();
+        let config = TrainConfig {
+            epochs: 4,
+            batch: 2,
+            lr: 0.01,
+            wdl: 0.5,
+            threads: 1,
+            seed: 6,
+        };
+        let mut unbroken = Model::random(config.seed);
+        let mut adam = Adam::new(PARAMS);
+        for epoch in 0..config.epochs {
+            train_epoch(&mut unbroken, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        let mut model = Model::random(config.seed);
+        let mut adam = Adam::new(PARAMS);
+        for epoch in 0..2 {
+            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        let saved = Checkpoint {
+            epochs_done: 2,
+            fingerprint: fingerprint(&config, &data, 0),
+            model,
+            adam,
+        }
+        .to_bytes();
+        let resumed = Checkpoint::from_bytes(&saved).unwrap();
+        let (mut model, mut adam) = (resumed.model, resumed.adam);
+        for epoch in resumed.epochs_done..config.epochs {
+            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        assert_eq!(model, unbroken);
+        // Other data or settings give another fingerprint.
+        assert_ne!(fingerprint(&config, &data[1..], 0), resumed.fingerprint);
+        let other = TrainConfig {
+            lr: 0.02,
+            ..config.clone()
+        };
+        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
     }
 
     #[test]

@@ -152,7 +152,7 @@ fn sub_sub_add(
     }
 }
 
-/// The network's evaluation of `pos` from its accumulator, centipawns for the side to move.
+/// The network's evaluation from an accumulator, centipawns for `turn`, the side to move.
 #[inline]
 pub fn evaluate(net: &Network, acc: &Accumulator, turn: Color) -> i32 {
     net.output(&acc.values[turn as usize], &acc.values[(!turn) as usize])

@@ -29,6 +29,8 @@ use std::fmt;
 
 use shakmaty::{Color, Piece, Square};
 
+use crate::engine::eval::MAX_EVAL;
+
 /// Inputs per perspective: 2 colours (own, enemy) x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
 /// Values per perspective after the feature transformer.
@@ -255,9 +257,13 @@ impl Network {
     /// [`Network::output`] computed with a chosen kernel (for tests and benchmarks).
     #[inline]
     pub fn output_with(&self, kernel: Kernel, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
+        // In i64: any i16 weights of a loaded file fit, and the score is then clamped below
+        // the tablebase and mate scores.
         let sum = kernel.crelu_dot(us, &self.output_weights[0])
-            + kernel.crelu_dot(them, &self.output_weights[1]);
-        (sum + self.output_bias) * SCALE / (QA * QB)
+            + kernel.crelu_dot(them, &self.output_weights[1])
+            + i64::from(self.output_bias);
+        let score = sum * i64::from(SCALE) / i64::from(QA * QB);
+        score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
     }
 }
 
@@ -286,7 +292,7 @@ impl Kernel {
     /// `sum(clamp(x, 0, QA) * w)`. [`Kernel::Avx2`] falls back to the portable loop on a
     /// processor without AVX2.
     #[inline]
-    fn crelu_dot(self, x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+    fn crelu_dot(self, x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
         #[cfg(target_arch = "x86_64")]
         {
             if self == Kernel::Avx2 && std::arch::is_x86_feature_detected!("avx2") {
@@ -300,13 +306,14 @@ impl Kernel {
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn crelu_dot_avx2(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+fn crelu_dot_avx2(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
     crelu_dot_portable(x, w)
 }
 
 /// The portable loop: 16 lanes of i32 sums, so the compiler keeps it in vector registers.
+/// A lane adds `HIDDEN / 16` products of at most `255 x 32768`: within i32.
 #[inline(always)]
-fn crelu_dot_portable(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+fn crelu_dot_portable(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
     const LANES: usize = 16;
     let mut sums = [0i32; LANES];
     for (xs, ws) in x.chunks_exact(LANES).zip(w.chunks_exact(LANES)) {
@@ -315,5 +322,5 @@ fn crelu_dot_portable(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
             sums[i] += a * i32::from(ws[i]);
         }
     }
-    sums.iter().sum()
+    sums.iter().map(|&s| i64::from(s)).sum()
 }
