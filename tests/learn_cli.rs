@@ -12,6 +12,14 @@ use rookery::learn::record::decode_all;
 
 const WAIT: Duration = Duration::from_secs(20);
 
+/// Runs `rookery ARGS...`, which must succeed, and returns its stderr.
+fn succeeds(args: &[&str]) -> String {
+    let out = rookery(args);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    stderr
+}
+
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("rookery-learn-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -24,7 +32,7 @@ fn datagen_then_train_then_play_with_the_net() {
     let dir = scratch("pipeline");
     let data = dir.join("data");
     let d = data.to_str().unwrap();
-    let out = rookery(&[
+    let stderr = succeeds(&[
         "datagen",
         "--out",
         d,
@@ -35,12 +43,6 @@ fn datagen_then_train_then_play_with_the_net() {
         "--threads",
         "2",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("games 4 positions"), "{stderr}");
     let bytes = std::fs::read(data.join("selfplay.bin")).unwrap();
     let records = decode_all(&bytes).unwrap().records;
@@ -48,42 +50,18 @@ fn datagen_then_train_then_play_with_the_net() {
 
     let net = dir.join("net.nnue");
     let n = net.to_str().unwrap();
-    let out = rookery(&[
-        "train",
-        d,
-        "--out",
-        n,
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-        "--mirror-files",
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let train = ["train", d, "--out", n, "--epochs", "2", "--batch", "64"];
+    let stderr = succeeds(&[&train[..], &["--mirror-files"]].concat());
     assert!(stderr.contains("epoch 2/2: train loss"), "{stderr}");
     assert!(Network::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
     assert!(dir.join("net.ckpt").exists());
-    // Resuming a finished run trains no more epochs and writes the same net.
-    let before = std::fs::read(&net).unwrap();
-    let out = rookery(&[
-        "train",
-        d,
-        "--out",
-        n,
-        "--epochs",
-        "2",
-        "--batch",
-        "64",
-        "--mirror-files",
-        "--resume",
-    ]);
-    assert!(out.status.success());
-    assert_eq!(std::fs::read(&net).unwrap(), before);
+    // A resume with the same settings goes on from the checkpoint (here: nothing left to
+    // do); one with other settings (the data without its mirror) is refused.
+    let stderr = succeeds(&[&train[..], &["--mirror-files", "--resume"]].concat());
+    assert!(stderr.contains("resuming after epoch 2"), "{stderr}");
+    let out = rookery(&[&train[..], &["--resume"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("other data or settings"));
 
     let mut engine = Engine::start();
     engine.send("uci");
