@@ -20,6 +20,15 @@ fn succeeds(args: &[&str]) -> String {
     stderr
 }
 
+/// Sends `go ARGS` and checks a search ends with a `bestmove`.
+fn assert_bestmove(engine: &mut Engine, args: &str) {
+    let answer = engine.go(args);
+    assert!(
+        answer.last().unwrap().starts_with("bestmove "),
+        "{answer:?}"
+    );
+}
+
 fn scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("rookery-learn-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -76,11 +85,7 @@ fn datagen_then_train_then_play_with_the_net() {
         "{lines:?}"
     );
     assert!(lines.last().unwrap().ends_with("(NNUE)"), "{lines:?}");
-    let answer = engine.go("nodes 2000");
-    assert!(
-        answer.last().unwrap().starts_with("bestmove "),
-        "{answer:?}"
-    );
+    assert_bestmove(&mut engine, "nodes 2000");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -106,11 +111,7 @@ fn eval_file_refusals_keep_the_engine_usable() {
         );
     }
     engine.send("setoption name Use NNUE value true");
-    let answer = engine.go("depth 4");
-    assert!(
-        answer.last().unwrap().starts_with("bestmove "),
-        "{answer:?}"
-    );
+    assert_bestmove(&mut engine, "depth 4");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -47,7 +47,7 @@ impl Walk {
         );
         assert_eq!(
             board.evaluate(),
-            accumulator::evaluate(&self.net, &fresh, board.turn())
+            accumulator::evaluate_position(&self.net, board.chess())
         );
         self.nodes += 1;
     }
@@ -67,6 +67,15 @@ impl Walk {
             self.tree(board, depth - 1);
             board.undo_move();
             self.check(board);
+        }
+    }
+
+    /// The trees to `depth` of the first `take` positions of a perft suite.
+    fn suite_trees(&mut self, name: &str, chess960: bool, depth: u32, take: usize) {
+        for case in suite(name).iter().take(take) {
+            let pos = Position::from_fen(&case.fen, chess960).unwrap();
+            let mut board = Board::new(pos, Some(&self.net.clone()));
+            self.tree(&mut board, depth);
         }
     }
 
@@ -101,27 +110,15 @@ impl Walk {
 #[test]
 fn incremental_accumulator_equals_refresh_in_perft_trees() {
     let mut walk = Walk::new(1);
-    for case in suite("standard.epd") {
-        let pos = Position::from_fen(&case.fen, false).unwrap();
-        let mut board = Board::new(pos, Some(&walk.net.clone()));
-        walk.tree(&mut board, 2);
-    }
-    for case in suite("published.epd") {
-        let pos = Position::from_fen(&case.fen, false).unwrap();
-        let mut board = Board::new(pos, Some(&walk.net.clone()));
-        walk.tree(&mut board, 3);
-    }
+    walk.suite_trees("standard.epd", false, 2, usize::MAX);
+    walk.suite_trees("published.epd", false, 3, usize::MAX);
     assert!(walk.nodes > 200_000, "{} nodes", walk.nodes);
 }
 
 #[test]
 fn incremental_accumulator_equals_refresh_in_chess960_trees() {
     let mut walk = Walk::new(2);
-    for case in suite("chess960.epd").iter().take(40) {
-        let pos = Position::from_fen(&case.fen, true).unwrap();
-        let mut board = Board::new(pos, Some(&walk.net.clone()));
-        walk.tree(&mut board, 2);
-    }
+    walk.suite_trees("chess960.epd", true, 2, 40);
     assert!(walk.nodes > 20_000, "{} nodes", walk.nodes);
 }
 
@@ -211,10 +208,12 @@ fn evaluation_equals_that_of_the_colour_flipped_mirror() {
             pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
             let mirror = mirrored(&pos);
             assert_eq!(mirror.turn(), !pos.turn());
-            let eval = |p: &Chess| {
-                accumulator::evaluate(&net, &Accumulator::refresh(&net, p.board()), p.turn())
-            };
-            assert_eq!(eval(&pos), eval(&mirror), "{:?}", pos.board());
+            assert_eq!(
+                accumulator::evaluate_position(&net, &pos),
+                accumulator::evaluate_position(&net, &mirror),
+                "{:?}",
+                pos.board()
+            );
             checked += 1;
         }
     }

@@ -16,9 +16,10 @@ threads=$(nproc)
 mkdir -p "$data/$gen"
 if [ -n "$previous" ]; then eval_flag="--net $previous"; else eval_flag="--hce"; fi
 
-# Self-play for MINUTES (stopped by timeout; the partial game is lost, the rest kept).
+# Self-play for MINUTES (stopped by timeout; the partial game is lost, the rest kept). A rerun
+# does not replay games: datagen mixes the records already written into its seeds.
 timeout "${minutes}m" $rookery datagen --out "$data/$gen" --threads "$threads" --nodes 5000 \
-    --book ../shared/books/openings.epd --random-plies 0 --seed "$(date +%s)" $eval_flag || true
+    --book ../shared/books/openings.epd --random-plies 0 --seed 1 $eval_flag || true
 
 # Train on every generation's data so far.
 dirs=$(find "$data" -mindepth 1 -maxdepth 1 -type d | sort)
@@ -30,8 +31,12 @@ train() {
 train --resume || train
 
 # The new net against the previous evaluation, same search, equal nodes.
-if [ -n "$previous" ]; then base="EvalFile=$previous"; else base="Use NNUE=false"; fi
+if [ -n "$previous" ]; then
+    old="old:Use NNUE=true" old_net="old:EvalFile=$previous"
+else
+    old="old:Use NNUE=false" old_net="old:EvalFile=<default>"
+fi
 python3 ../shared/tools/match.py --engine new=$rookery --engine old=$rookery \
     --option "new:Use NNUE=true" --option "new:EvalFile=$data/$gen.nnue" \
-    --option "old:Use NNUE=true" --option "old:$base" \
+    --option "$old" --option "$old_net" \
     --nodes 20000 --games 100 --concurrency "$threads" --quiet | tail -1

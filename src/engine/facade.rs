@@ -13,7 +13,8 @@ use shakmaty::CastlingMode;
 use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
-use super::eval::nnue::{Accumulator, Network, default_network};
+use super::eval::nnue::accumulator::evaluate_position;
+use super::eval::nnue::{Network, default_network};
 use super::limits::Limits;
 use super::options::DEFAULT_EVAL_FILE;
 use super::options::{self, OptionError, Settings};
@@ -382,13 +383,7 @@ impl Engine {
 
     /// The network's evaluation of the current position, centipawns for the side to move.
     pub fn network_eval(&self) -> i32 {
-        let chess = self.position.chess();
-        let acc = Accumulator::refresh(&self.network, shakmaty::Position::board(chess));
-        super::eval::nnue::accumulator::evaluate(
-            &self.network,
-            &acc,
-            shakmaty::Position::turn(chess),
-        )
+        evaluate_position(&self.network, self.position.chess())
     }
 
     /// The bench at `depth`, evaluated as the settings say (`Use NNUE`, `EvalFile`);

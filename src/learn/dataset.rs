@@ -50,7 +50,7 @@ impl Sample {
     pub fn from_record(record: &Record) -> Sample {
         let mut features = [0u16; MAX_PIECES];
         let mut count = 0;
-        for (square, piece) in record.board.clone() {
+        for (square, piece) in &record.board {
             features[count] = feature(record.turn, piece, square) as u16;
             count += 1;
         }

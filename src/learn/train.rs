@@ -20,8 +20,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
-use super::dataset::{MAX_PIECES, Sample, other_side, sigmoid};
-use crate::engine::eval::nnue::network::{QA, QB, SCALE, fnv1a};
+use super::dataset::{Sample, other_side, sigmoid};
+use crate::engine::eval::nnue::network::{FNV_OFFSET, QA, QB, SCALE, fnv1a_continue};
 use crate::engine::eval::nnue::{HIDDEN, INPUTS, Network};
 
 /// Largest weight magnitude: a quantised output weight (`x QB`) stays within `i8`, and 32
@@ -323,8 +323,7 @@ pub fn mean_loss(model: &Model, samples: &[Sample], wdl: f32, threads: usize) ->
 /// A fingerprint of a run: its settings, every training sample in order, and the number of
 /// validation samples. A checkpoint carries it, so a resume on other data is refused.
 pub fn fingerprint(config: &TrainConfig, train: &[Sample], validation: usize) -> u64 {
-    let mut bytes = Vec::with_capacity(64 + train.len() * 4);
-    for word in [
+    let settings = [
         config.epochs as u64,
         config.batch as u64,
         u64::from(config.lr.to_bits()),
@@ -332,22 +331,16 @@ pub fn fingerprint(config: &TrainConfig, train: &[Sample], validation: usize) ->
         config.seed,
         train.len() as u64,
         validation as u64,
-    ] {
-        bytes.extend_from_slice(&word.to_le_bytes());
-    }
-    let mut hash = fnv1a(&bytes);
+    ];
+    let mut hash = settings
+        .iter()
+        .fold(FNV_OFFSET, |h, word| fnv1a_continue(h, &word.to_le_bytes()));
     for sample in train {
-        // FNV-1a continued over each sample's fields.
-        let mut fields = Vec::with_capacity(2 * MAX_PIECES + 4);
         for f in sample.ours() {
-            fields.extend_from_slice(&f.to_le_bytes());
+            hash = fnv1a_continue(hash, &f.to_le_bytes());
         }
-        fields.extend_from_slice(&sample.score.to_le_bytes());
-        fields.extend_from_slice(&[sample.count, sample.result]);
-        for b in fields {
-            hash ^= u64::from(b);
-            hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        hash = fnv1a_continue(hash, &sample.score.to_le_bytes());
+        hash = fnv1a_continue(hash, &[sample.count, sample.result]);
     }
     hash
 }

@@ -64,6 +64,22 @@ struct NnueState {
 /// Accumulators allocated up front: deeper lines grow the stack.
 const STACK_PLIES: usize = 160;
 
+impl NnueState {
+    /// Moves up a ply: the net, the parent's accumulator and the slot of the child's, to be
+    /// filled.
+    #[inline(always)]
+    fn advance(&mut self) -> (&Network, &Accumulator, &mut Accumulator) {
+        let next = self.top + 1;
+        if next == self.stack.len() {
+            let slot = self.stack[self.top].clone();
+            self.stack.push(slot);
+        }
+        self.top = next;
+        let (done, rest) = self.stack.split_at_mut(next);
+        (&self.net, &done[next - 1], &mut rest[0])
+    }
+}
+
 impl Evaluator {
     /// An evaluator refreshed from scratch for `pos`: the network's if `net` is given, else
     /// the hand-written evaluation.
@@ -85,14 +101,8 @@ impl Evaluator {
     #[inline(always)]
     pub fn push(&mut self, before: &Chess, mv: Move) {
         if let Some(state) = &mut self.nnue {
-            let next = state.top + 1;
-            if next == state.stack.len() {
-                let copy = state.stack[state.top].clone();
-                state.stack.push(copy);
-            }
-            let (done, rest) = state.stack.split_at_mut(next);
-            done[state.top].update_into(&mut rest[0], &state.net, before, mv);
-            state.top = next;
+            let (net, parent, child) = state.advance();
+            parent.update_into(child, net, before, mv);
         }
     }
 
@@ -108,15 +118,8 @@ impl Evaluator {
     #[inline(always)]
     pub fn push_null(&mut self) {
         if let Some(state) = &mut self.nnue {
-            let next = state.top + 1;
-            if next == state.stack.len() {
-                let copy = state.stack[state.top].clone();
-                state.stack.push(copy);
-            } else {
-                let (done, rest) = state.stack.split_at_mut(next);
-                rest[0].clone_from(&done[state.top]);
-            }
-            state.top = next;
+            let (_, parent, child) = state.advance();
+            child.clone_from(parent);
         }
     }
 

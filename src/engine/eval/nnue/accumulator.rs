@@ -6,7 +6,8 @@
 //! accumulator is its parent's with a few weight rows added and taken away, instead of a sum
 //! over every piece.
 
-use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Square};
+use arrayvec::ArrayVec;
+use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
 use super::network::{HIDDEN, Network, feature};
 
@@ -18,20 +19,17 @@ pub struct Accumulator {
     pub values: [[i16; HIDDEN]; 2],
 }
 
-/// The pieces a move takes off and puts on squares.
-#[derive(Clone, Copy, Debug)]
+/// The pieces a move takes off squares and puts on squares (two at most each way).
+#[derive(Clone, Debug, Default)]
 struct Changes {
-    removed: [(Option<Piece>, Square); 2],
-    added: [(Option<Piece>, Square); 2],
+    removed: ArrayVec<(Piece, Square), 2>,
+    added: ArrayVec<(Piece, Square), 2>,
 }
 
 impl Changes {
     fn of(before: &Chess, mv: Move) -> Changes {
         let us = before.turn();
-        let mut changes = Changes {
-            removed: [(None, Square::A1); 2],
-            added: [(None, Square::A1); 2],
-        };
+        let mut changes = Changes::default();
         match mv {
             Move::Normal {
                 role,
@@ -40,27 +38,26 @@ impl Changes {
                 to,
                 promotion,
             } => {
-                changes.removed[0] = (Some(role.of(us)), from);
-                changes.added[0] = (Some(promotion.unwrap_or(role).of(us)), to);
-                changes.removed[1] = (capture.map(|c| c.of(!us)), to);
+                changes.removed.push((role.of(us), from));
+                if let Some(captured) = capture {
+                    changes.removed.push((captured.of(!us), to));
+                }
+                changes.added.push((promotion.unwrap_or(role).of(us), to));
             }
             Move::EnPassant { from, to } => {
-                let pawn = shakmaty::Role::Pawn;
-                changes.removed[0] = (Some(pawn.of(us)), from);
-                changes.added[0] = (Some(pawn.of(us)), to);
-                changes.removed[1] = (
-                    Some(pawn.of(!us)),
-                    Square::from_coords(to.file(), from.rank()),
-                );
+                changes.removed.push((Role::Pawn.of(us), from));
+                let captured = Square::from_coords(to.file(), from.rank());
+                changes.removed.push((Role::Pawn.of(!us), captured));
+                changes.added.push((Role::Pawn.of(us), to));
             }
             Move::Castle { king, rook } => {
                 let side = CastlingSide::from_queen_side(rook < king);
-                changes.removed[0] = (Some(shakmaty::Role::King.of(us)), king);
-                changes.removed[1] = (Some(shakmaty::Role::Rook.of(us)), rook);
-                changes.added[0] = (Some(shakmaty::Role::King.of(us)), side.king_to(us));
-                changes.added[1] = (Some(shakmaty::Role::Rook.of(us)), side.rook_to(us));
+                changes.removed.push((Role::King.of(us), king));
+                changes.removed.push((Role::Rook.of(us), rook));
+                changes.added.push((Role::King.of(us), side.king_to(us)));
+                changes.added.push((Role::Rook.of(us), side.rook_to(us)));
             }
-            Move::Put { role, to } => changes.added[0] = (Some(role.of(us)), to),
+            Move::Put { role, to } => changes.added.push((role.of(us), to)),
         }
         changes
     }
@@ -89,25 +86,23 @@ impl Accumulator {
         let changes = Changes::of(before, mv);
         for color in Color::ALL {
             let side = color as usize;
-            let row = |(piece, square): (Option<Piece>, Square)| {
-                piece.map(|p| &net.feature_weights[feature(color, p, square)])
+            let row = |&(piece, square): &(Piece, Square)| {
+                &net.feature_weights[feature(color, piece, square)]
             };
-            let [r0, r1] = changes.removed.map(row);
-            let [a0, a1] = changes.added.map(row);
             let out = &mut child.values[side];
             let parent = &self.values[side];
-            match (r0, r1, a0, a1) {
+            match (changes.removed.as_slice(), changes.added.as_slice()) {
                 // A quiet move: one row off, one on.
-                (Some(r0), None, Some(a0), None) => sub_add(out, parent, r0, a0),
+                ([r], [a]) => sub_add(out, parent, row(r), row(a)),
                 // A capture or en passant: two off, one on.
-                (Some(r0), Some(r1), Some(a0), None) => sub_sub_add(out, parent, r0, r1, a0),
-                _ => {
+                ([r0, r1], [a]) => sub_sub_add(out, parent, row(r0), row(r1), row(a)),
+                (removed, added) => {
                     *out = *parent;
-                    for r in [r0, r1].into_iter().flatten() {
-                        sub(out, r);
+                    for r in removed {
+                        sub(out, row(r));
                     }
-                    for a in [a0, a1].into_iter().flatten() {
-                        add(out, a);
+                    for a in added {
+                        add(out, row(a));
                     }
                 }
             }
@@ -156,4 +151,9 @@ fn sub_sub_add(
 #[inline]
 pub fn evaluate(net: &Network, acc: &Accumulator, turn: Color) -> i32 {
     net.output(&acc.values[turn as usize], &acc.values[(!turn) as usize])
+}
+
+/// The network's evaluation of `pos` from scratch, centipawns for the side to move.
+pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
+    evaluate(net, &Accumulator::refresh(net, pos.board()), pos.turn())
 }

@@ -134,7 +134,14 @@ impl std::error::Error for NetError {}
 
 /// FNV-1a, 64 bits.
 pub fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    fnv1a_continue(FNV_OFFSET, bytes)
+}
+
+/// The FNV-1a starting value.
+pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a 64 of `bytes` continued from the hash of what came before them.
+pub fn fnv1a_continue(mut hash: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
