@@ -1,5 +1,6 @@
 //! What the search learns about quiet moves while it runs: killer moves per ply, counter
-//! moves to the opponent's last move, and history scores by side and squares.
+//! moves to the opponent's last move, history scores by side and squares, and continuation
+//! histories by the moves one and two plies back.
 
 use shakmaty::{Color, Move, Piece, Square};
 
@@ -7,6 +8,19 @@ use super::movepick::MAX_PLY;
 
 /// History scores stay within this magnitude.
 const HISTORY_MAX: i32 = 16_384;
+/// Bonus (and malus) of one cutoff, by depth squared up to this.
+const BONUS_MAX: i32 = 1200;
+/// (piece, destination) pairs: 12 pieces by 64 squares.
+const PIECE_TO: usize = 12 * 64;
+
+/// A move as continuation histories see it: the piece it puts down and where.
+pub type PieceTo = (Piece, Square);
+
+/// The moves that led to a node, as continuation histories key them: the opponent's last
+/// move (one ply back) and the side to move's own last move (two plies back). `None` at
+/// the root's edge or after a null move.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Lineage(pub [Option<PieceTo>; 2]);
 
 /// Learned ordering knowledge of one search thread.
 pub struct Heuristics {
@@ -16,6 +30,9 @@ pub struct Heuristics {
     history: Box<[[[i32; 64]; 64]; 2]>,
     /// The quiet reply that refuted each (piece, destination) of the previous move.
     counters: Box<[[Option<Move>; 64]; 12]>,
+    /// Quiet move success by an earlier move's (piece, destination), then this move's:
+    /// `continuation[earlier * PIECE_TO + this]`. One table serves one and two plies back.
+    continuation: Box<[i16]>,
 }
 
 impl Default for Heuristics {
@@ -24,6 +41,7 @@ impl Default for Heuristics {
             killers: [[None; 2]; MAX_PLY + 1],
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 12]),
+            continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
         }
     }
 }
@@ -40,6 +58,15 @@ fn piece_index(piece: Piece) -> usize {
     2 * (piece.role as usize - 1) + usize::from(piece.color.is_white())
 }
 
+fn piece_to_index((piece, to): PieceTo) -> usize {
+    piece_index(piece) * 64 + to as usize
+}
+
+/// Moves a history entry towards +-HISTORY_MAX, more slowly the closer it is.
+fn nudge(entry: i32, bonus: i32) -> i32 {
+    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+}
+
 impl Heuristics {
     /// History score of a quiet move by `side`.
     pub fn history(&self, side: Color, mv: Move) -> i32 {
@@ -47,52 +74,115 @@ impl Heuristics {
         self.history[usize::from(side.is_white())][from][to]
     }
 
+    /// Continuation history of a quiet move `this` after `lineage`, summed over the plies.
+    pub fn continuation(&self, lineage: Lineage, this: PieceTo) -> i32 {
+        let this = piece_to_index(this);
+        lineage
+            .0
+            .iter()
+            .flatten()
+            .map(|&earlier| i32::from(self.continuation[piece_to_index(earlier) * PIECE_TO + this]))
+            .sum()
+    }
+
+    /// Everything the histories know of a quiet move: the ordering key of quiet moves and
+    /// what late move reductions read.
+    pub fn quiet_score(&self, side: Color, mv: Move, this: PieceTo, lineage: Lineage) -> i32 {
+        self.history(side, mv) + self.continuation(lineage, this)
+    }
+
     /// The counter move to a previous move that put `piece` on `to`.
-    pub fn counter(&self, previous: Option<(Piece, Square)>) -> Option<Move> {
+    pub fn counter(&self, previous: Option<PieceTo>) -> Option<Move> {
         previous.and_then(|(piece, to)| self.counters[piece_index(piece)][to as usize])
     }
 
     /// Rewards the quiet move that failed high and punishes the quiet moves tried before it.
+    /// `tried` holds each quiet move with the piece it put down and where.
     pub fn reward(
         &mut self,
         side: Color,
         ply: usize,
         depth: i32,
-        best: Move,
-        tried: &[Move],
-        previous: Option<(Piece, Square)>,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        lineage: Lineage,
     ) {
-        let bonus = (depth * depth).min(1200);
-        self.update_history(side, best, bonus);
-        for &mv in tried.iter().filter(|&&mv| mv != best) {
-            self.update_history(side, mv, -bonus);
+        let bonus = (depth * depth).min(BONUS_MAX);
+        self.update(side, best, lineage, bonus);
+        for &quiet in tried.iter().filter(|&&(mv, _)| mv != best.0) {
+            self.update(side, quiet, lineage, -bonus);
         }
         let killers = &mut self.killers[ply.min(MAX_PLY)];
-        if killers[0] != Some(best) {
+        if killers[0] != Some(best.0) {
             killers[1] = killers[0];
-            killers[0] = Some(best);
+            killers[0] = Some(best.0);
         }
-        if let Some((piece, to)) = previous {
-            self.counters[piece_index(piece)][to as usize] = Some(best);
+        if let Some((piece, to)) = lineage.0[0] {
+            self.counters[piece_index(piece)][to as usize] = Some(best.0);
         }
     }
 
-    /// Moves a history score towards +-HISTORY_MAX, more slowly the closer it is.
-    fn update_history(&mut self, side: Color, mv: Move, bonus: i32) {
+    /// Moves a quiet move's history and continuation entries by `bonus`.
+    fn update(&mut self, side: Color, (mv, this): (Move, PieceTo), lineage: Lineage, bonus: i32) {
         let (from, to) = squares(mv);
         let entry = &mut self.history[usize::from(side.is_white())][from][to];
-        *entry += bonus - *entry * bonus.abs() / HISTORY_MAX;
+        *entry = nudge(*entry, bonus);
+        let this = piece_to_index(this);
+        for &earlier in lineage.0.iter().flatten() {
+            let entry = &mut self.continuation[piece_to_index(earlier) * PIECE_TO + this];
+            // Within i16: nudge keeps an entry inside +-HISTORY_MAX.
+            *entry = nudge(i32::from(*entry), bonus) as i16;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use shakmaty::{Role, Square};
+
+    use super::*;
+
+    fn quiet(from: Square, to: Square, role: Role) -> (Move, PieceTo) {
+        let mv = Move::Normal {
+            role,
+            from,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        (mv, (role.of(Color::White), to))
     }
 
-    /// Ages the history between searches so old lessons fade.
-    pub fn age(&mut self) {
-        for side in self.history.iter_mut() {
-            for from in side.iter_mut() {
-                for h in from.iter_mut() {
-                    *h /= 2;
-                }
-            }
+    #[test]
+    fn continuation_rewards_only_the_lineage_it_was_learned_under() {
+        let mut h = Heuristics::default();
+        let reply = (Role::Pawn.of(Color::Black), Square::E5);
+        let own = (Role::Pawn.of(Color::White), Square::E4);
+        let lineage = Lineage([Some(reply), Some(own)]);
+        let best = quiet(Square::G1, Square::F3, Role::Knight);
+        let tried = quiet(Square::B1, Square::C3, Role::Knight);
+        h.reward(Color::White, 2, 8, best, &[tried, best], lineage);
+        assert_eq!(h.continuation(lineage, best.1), 2 * 64);
+        assert_eq!(h.continuation(lineage, tried.1), -2 * 64);
+        assert_eq!(h.continuation(Lineage([Some(reply), None]), best.1), 64);
+        let other = Lineage([Some((Role::Pawn.of(Color::Black), Square::D5)), None]);
+        assert_eq!(h.continuation(other, best.1), 0);
+        assert_eq!(
+            h.quiet_score(Color::White, best.0, best.1, lineage),
+            64 + 2 * 64
+        );
+        assert_eq!(h.counter(Some(reply)), Some(best.0));
+    }
+
+    #[test]
+    fn entries_stay_within_bounds() {
+        let mut h = Heuristics::default();
+        let lineage = Lineage([Some((Role::Queen.of(Color::Black), Square::D1)), None]);
+        let best = quiet(Square::G1, Square::F3, Role::Knight);
+        for _ in 0..10_000 {
+            h.reward(Color::White, 1, 40, best, &[], lineage);
         }
-        self.killers = [[None; 2]; MAX_PLY + 1];
+        assert!(h.continuation(lineage, best.1) <= HISTORY_MAX);
+        assert!(h.history(Color::White, best.0) <= HISTORY_MAX);
     }
 }

@@ -8,7 +8,8 @@
 //! - [`board`]: the searched position with the evaluator state; make and unmake.
 //! - [`search`]: iterative deepening, aspiration, root, inner nodes, quiescence; its
 //!   parameters in [`search::params`].
-//! - [`movepick`], [`history`], [`see`]: move ordering and what it learns.
+//! - [`movepick`], [`history`], [`see`]: move ordering and what it learns;
+//!   [`correction`]: what the search learns about the static evaluation.
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
@@ -18,6 +19,7 @@
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod correction;
 pub mod eval;
 pub mod facade;
 pub mod history;

@@ -1,10 +1,10 @@
 //! Move ordering: the table move, then winning captures by victim and attacker, killers,
-//! the counter move, quiet moves by history, and losing captures last.
+//! the counter move, quiet moves by history and continuation history, and losing captures last.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, MoveList, Piece, Position, Role, Square};
+use shakmaty::{Chess, Move, MoveList, Position, Role};
 
-use super::history::Heuristics;
+use super::history::{Heuristics, Lineage};
 use super::see::{SEE_VALUE, see_ge};
 
 /// Deepest ply the search keeps per-ply state for.
@@ -74,11 +74,11 @@ impl MovePicker {
         tt_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
-        previous: Option<(Piece, Square)>,
+        lineage: Lineage,
     ) -> MovePicker {
         let side = pos.turn();
         let killers = heuristics.killers[ply.min(MAX_PLY)];
-        let counter = heuristics.counter(previous);
+        let counter = heuristics.counter(lineage.0[0]);
         let moves = moves
             .iter()
             .map(|&mv| {
@@ -98,7 +98,7 @@ impl MovePicker {
                 } else if Some(mv) == counter {
                     COUNTER
                 } else {
-                    heuristics.history(side, mv)
+                    heuristics.quiet_score(side, mv, (mv.role().of(side), mv.to()), lineage)
                 };
                 (mv, score)
             })

@@ -61,9 +61,14 @@ impl TimeManager {
         self.start.elapsed()
     }
 
-    /// Past the soft limit: do not start another iteration.
-    pub fn soft_exceeded(&self) -> bool {
-        self.soft.is_some_and(|soft| self.elapsed() >= soft)
+    /// Past the soft limit scaled by `scale` (what the search has learned about this
+    /// move, see [`SoftScale`]), and never past the hard limit: do not start another
+    /// iteration.
+    pub fn soft_exceeded(&self, scale: f64) -> bool {
+        match (self.soft, self.hard) {
+            (Some(soft), Some(hard)) => self.elapsed() >= soft.mul_f64(scale).min(hard),
+            _ => false,
+        }
     }
 
     /// Past the hard limit: stop now.
@@ -74,6 +79,46 @@ impl TimeManager {
     /// The soft and hard limits, if timed.
     pub fn budget(&self) -> (Option<Duration>, Option<Duration>) {
         (self.soft, self.hard)
+    }
+}
+
+/// What the last iterations say about how much more time this move deserves. The soft limit
+/// is multiplied by the product of three factors:
+/// - best-move stability: a best move that keeps changing needs more time, one that has
+///   stood for several iterations less;
+/// - score trend: a score falling from the previous iteration needs more time;
+/// - node share: when the best move took most of the nodes, the others were refuted
+///   easily and the choice is clear.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SoftScale {
+    /// Iterations in a row that ended with the same best move (0: it just changed).
+    pub stable_iterations: u32,
+    /// The previous iteration's best score less this one's, in centipawns.
+    pub score_drop: i32,
+    /// Share of the last iteration's root nodes spent under the best move, 0 to 1.
+    pub best_move_share: f64,
+}
+
+/// The stability factor by iterations the best move has stood.
+const STABILITY: [f64; 5] = [1.6, 1.25, 1.0, 0.9, 0.8];
+/// Centipawns of score drop that add 100% to the score factor...
+const SCORE_DROP_SPAN: f64 = 200.0;
+/// ...whose range is this.
+const SCORE_FACTOR_RANGE: (f64, f64) = (0.85, 1.6);
+/// The node factor is NODE_FACTOR_BASE - share, within NODE_FACTOR_RANGE.
+const NODE_FACTOR_BASE: f64 = 1.75;
+/// See [`NODE_FACTOR_BASE`].
+const NODE_FACTOR_RANGE: (f64, f64) = (0.75, 1.5);
+
+impl SoftScale {
+    /// The factor the soft limit is multiplied by.
+    pub fn factor(&self) -> f64 {
+        let stability = STABILITY[(self.stable_iterations as usize).min(STABILITY.len() - 1)];
+        let score = (1.0 + f64::from(self.score_drop) / SCORE_DROP_SPAN)
+            .clamp(SCORE_FACTOR_RANGE.0, SCORE_FACTOR_RANGE.1);
+        let nodes = (NODE_FACTOR_BASE - self.best_move_share)
+            .clamp(NODE_FACTOR_RANGE.0, NODE_FACTOR_RANGE.1);
+        stability * score * nodes
     }
 }
 
@@ -169,5 +214,44 @@ mod tests {
         assert!(last_move.budget().0 > plain.budget().0);
         let untimed = TimeManager::new(&Limits::default(), Color::White, overhead);
         assert_eq!(untimed.budget(), (None, None));
+    }
+
+    fn scale(stable_iterations: u32, score_drop: i32, best_move_share: f64) -> f64 {
+        SoftScale {
+            stable_iterations,
+            score_drop,
+            best_move_share,
+        }
+        .factor()
+    }
+
+    #[test]
+    fn the_soft_scale_grows_with_doubt() {
+        let settled = scale(4, 0, 0.9);
+        let neutral = scale(2, 0, 0.75);
+        assert!((neutral - 1.0).abs() < 1e-9);
+        assert!(settled < neutral);
+        // Each sign of doubt alone adds time.
+        assert!(scale(0, 0, 0.75) > neutral);
+        assert!(scale(2, 60, 0.75) > neutral);
+        assert!(scale(2, 0, 0.3) > neutral);
+        // A rising score takes a little away, within the range.
+        assert!(scale(2, -60, 0.75) < neutral);
+        assert!(scale(2, -10_000, 0.75) >= SCORE_FACTOR_RANGE.0);
+        // The extremes stay bounded.
+        let most = STABILITY[0] * SCORE_FACTOR_RANGE.1 * NODE_FACTOR_RANGE.1;
+        assert!((scale(0, 10_000, 0.0) - most).abs() < 1e-9);
+        assert!(scale(100, -10_000, 1.0) > 0.4);
+    }
+
+    #[test]
+    fn a_scaled_soft_limit_never_passes_the_hard_limit() {
+        // 100 ms + 1 s: 50 ms to plan on, both limits capped at 0.6 x 50 ms.
+        let tm = TimeManager::new(&clock(100, 1000, None), Color::White, Duration::ZERO);
+        assert_eq!(tm.budget().1, Some(Duration::from_millis(30)));
+        std::thread::sleep(Duration::from_millis(35));
+        assert!(tm.soft_exceeded(1000.0));
+        let untimed = TimeManager::new(&Limits::default(), Color::White, Duration::ZERO);
+        assert!(!untimed.soft_exceeded(0.0));
     }
 }

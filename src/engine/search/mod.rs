@@ -19,6 +19,7 @@ use tracing::{debug, error, instrument};
 
 use self::params::*;
 use super::board::Board;
+use super::correction::Correction;
 use super::eval::nnue::Network;
 use super::history::Heuristics;
 use super::limits::Limits;
@@ -26,7 +27,7 @@ use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
 use super::strength::StrengthLimit;
 use super::tb::Tablebases;
-use super::timeman::TimeManager;
+use super::timeman::{SoftScale, TimeManager};
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
 use crate::hashing::TableKey;
@@ -209,6 +210,8 @@ struct RootMove {
     bound: Option<Bound>,
     seldepth: usize,
     pv: ArrayVec<Move, MAX_PLY>,
+    /// Nodes this thread spent under the move in the current iteration.
+    nodes: u64,
 }
 
 impl RootMove {
@@ -230,6 +233,10 @@ struct Frame {
     /// The piece moved to reach the next ply and where it went (for counter moves).
     moved: Option<(Piece, Square)>,
     null_move: bool,
+    /// The move a singular-extension search of this ply leaves out.
+    excluded: Option<Move>,
+    /// Double extensions on the line to this ply.
+    double_extensions: i32,
 }
 
 /// What one thread has counted, published for the others to sum.
@@ -306,6 +313,7 @@ struct Worker<'a> {
     /// Depth of the iteration under way: the first always completes.
     iteration: i32,
     heuristics: Heuristics,
+    correction: Correction,
     reductions: &'a Reductions,
     frames: [Frame; MAX_PLY + 2],
     pv: Vec<ArrayVec<Move, MAX_PLY>>,
@@ -326,6 +334,8 @@ struct Worker<'a> {
     shown_lines: usize,
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     poll_mask: u64,
+    /// What the completed iterations say about the time this move deserves.
+    soft_scale: SoftScale,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move.
@@ -378,6 +388,7 @@ pub fn search(
             bound: None,
             seldepth: 0,
             pv: ArrayVec::from_iter([mv]),
+            nodes: 0,
         })
         .collect();
     let threads = options.threads.max(1);
@@ -433,6 +444,7 @@ pub fn search(
         seldepth: 0,
         iteration: 0,
         heuristics: Heuristics::default(),
+        correction: Correction::default(),
         reductions: &reductions,
         frames: [Frame::default(); MAX_PLY + 2],
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -446,6 +458,11 @@ pub fn search(
         completed_lines: Vec::new(),
         shown_lines,
         poll_mask,
+        soft_scale: SoftScale {
+            stable_iterations: 0,
+            score_drop: 0,
+            best_move_share: 0.0,
+        },
     };
 
     let mut main = make_worker(0);
@@ -545,6 +562,7 @@ impl Worker<'_> {
             self.iteration = depth;
             for rm in &mut self.root_moves {
                 rm.previous_score = rm.score;
+                rm.nodes = 0;
             }
             for pv_index in 0..multi_pv {
                 self.pv_index = pv_index;
@@ -559,6 +577,7 @@ impl Worker<'_> {
             if self.stopped() {
                 break;
             }
+            self.learn_soft_scale(completed);
             completed = depth;
             self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {
@@ -581,6 +600,32 @@ impl Worker<'_> {
             wait_for_release(self.limits, self.signals);
         }
         completed
+    }
+
+    /// Updates what the time manager reads from the iteration just completed, the one
+    /// before being `previous` (0: none).
+    fn learn_soft_scale(&mut self, previous: i32) {
+        let best = &self.root_moves[0];
+        let scale = &mut self.soft_scale;
+        match self.completed_lines.first() {
+            Some(last) if previous > 0 => {
+                scale.stable_iterations = if last.mv == best.mv {
+                    scale.stable_iterations + 1
+                } else {
+                    0
+                };
+                if best.score.abs() < MATE_BOUND && last.score.abs() < MATE_BOUND {
+                    scale.score_drop = last.score - best.score;
+                }
+            }
+            _ => scale.stable_iterations = 0,
+        }
+        let all: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        scale.best_move_share = if all == 0 {
+            0.0
+        } else {
+            best.nodes as f64 / all as f64
+        };
     }
 
     /// The move to play once iterating is over, `completed` being the last completed
@@ -674,7 +719,7 @@ impl Worker<'_> {
         }
         self.sync_ponder_hit();
         self.limits.nodes.is_some_and(|n| self.total_nodes() >= n)
-            || (!self.is_pondering() && self.time.soft_exceeded())
+            || (!self.is_pondering() && self.time.soft_exceeded(self.soft_scale.factor()))
             || self.root_moves.len() == 1 && self.limits.is_timed() && !self.is_pondering()
     }
 
@@ -730,6 +775,7 @@ impl Worker<'_> {
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
             self.frames[0].moved = Some(landing(&self.board, mv));
+            let nodes_before = self.nodes;
             self.board.do_move(mv, self.table);
             let gives_check = self.board.chess().is_check();
             let new_depth = depth - 1 + i32::from(gives_check);
@@ -744,6 +790,7 @@ impl Worker<'_> {
                 }
             }
             self.board.undo_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
             if self.stopped() {
                 return best.score;
             }

@@ -8,6 +8,7 @@ use super::params::*;
 use super::{
     BestSoFar, INFINITE, Improvement, MATE, MATE_BOUND, NO_EVAL, Worker, landing, score_from_tt,
 };
+use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MAX_PLY, MovePicker, is_tactical};
 use crate::engine::see::see_ge;
 use crate::engine::tb::Outcome;
@@ -46,8 +47,11 @@ impl Worker<'_> {
             return alpha;
         }
 
+        // A singular-extension search of this node leaves out one move: the table's
+        // knowledge of the whole node does not apply to it.
+        let excluded = self.frames[ply].excluded;
         let key = TableKey::from(self.board.key());
-        let entry = self.table.probe(key);
+        let entry = self.table.probe(key).filter(|_| excluded.is_none());
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
@@ -56,7 +60,7 @@ impl Worker<'_> {
         }
         // Tablebases, right after a capture or pawn move with few enough pieces left: a win
         // or loss that bounds the window, or a draw, settles the node.
-        if let Some(tb) = self.tablebases
+        if let Some(tb) = self.tablebases.filter(|_| excluded.is_none())
             && depth >= self.tb_probe_depth
             && self.board.chess().halfmoves() == 0
             && tb.covers(self.board.chess(), self.tb_probe_limit)
@@ -83,18 +87,25 @@ impl Worker<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        // The static evaluation as the table keeps it (uncorrected), and as the search
+        // prunes on: corrected by what searches of this pawn structure found.
+        let raw_eval = if in_check {
+            NO_EVAL
+        } else {
+            match entry {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.board.evaluate() as i16,
+            }
+        };
         let eval = if in_check {
             -INFINITE
         } else {
-            match entry {
-                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
-                _ => self.board.evaluate(),
-            }
+            self.corrected_eval(raw_eval)
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
 
-        if !pv_node && !in_check {
+        if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far enough above beta that a shallow search will not fall.
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * depth + RFP_IMPROVING * i32::from(improving) >= beta
@@ -133,22 +144,64 @@ impl Worker<'_> {
             depth
         };
 
-        let previous = self.frames[ply - 1].moved;
+        let lineage = Lineage([
+            self.frames[ply - 1].moved,
+            ply.checked_sub(2).and_then(|p| self.frames[p].moved),
+        ]);
         let picker = MovePicker::new(
             self.board.chess(),
             &moves,
             tt_move,
             &self.heuristics,
             ply,
-            previous,
+            lineage,
         );
+        // Singular extension (in a +137 Elo stack at 3+0.03, see params): when every move
+        // but the table's fails well below the table's
+        // score, the table move is the only good one and is searched a ply deeper (two when
+        // far below, at a non-PV node). When the others beat beta too, the node fails high
+        // at once (multi-cut).
+        let mut tt_extension = 0;
+        if let (Some(mv), Some(e)) = (tt_move, entry)
+            && depth >= SE_MIN_DEPTH
+            && ply > 0
+            && i32::from(e.depth) >= depth - SE_TT_DEPTH_MARGIN
+            && matches!(e.bound, Bound::Lower | Bound::Exact)
+            && score_from_tt(e.score, ply).abs() < MATE_BOUND
+        {
+            let tt_score = score_from_tt(e.score, ply);
+            let singular_beta = tt_score - SE_MARGIN * depth / SE_MARGIN_DIVISOR;
+            self.frames[ply].excluded = Some(mv);
+            let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+            self.frames[ply].excluded = None;
+            if self.stopped() {
+                return 0;
+            }
+            if score < singular_beta {
+                tt_extension = 1;
+                if !pv_node
+                    && score < singular_beta - SE_DOUBLE_MARGIN
+                    && self.frames[ply].double_extensions < SE_DOUBLE_MAX
+                {
+                    tt_extension = 2;
+                }
+            } else if singular_beta >= beta {
+                return singular_beta;
+            }
+        }
+        self.frames[ply + 1].double_extensions =
+            self.frames[ply].double_extensions + i32::from(tt_extension == 2);
+
         let side = self.board.turn();
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         let mut searched = 0;
-        let mut quiets: ArrayVec<Move, 64> = ArrayVec::new();
+        let mut quiets: ArrayVec<(Move, PieceTo), 64> = ArrayVec::new();
 
         for picked in picker {
             let mv = picked.mv;
+            if Some(mv) == excluded {
+                continue;
+            }
             let quiet = !is_tactical(mv);
             if best.score > -MATE_BOUND && searched > 0 {
                 // Late move pruning: enough quiet moves tried at a shallow node.
@@ -177,11 +230,17 @@ impl Worker<'_> {
                 }
             }
 
-            self.frames[ply].moved = Some(landing(&self.board, mv));
+            let landed = landing(&self.board, mv);
+            self.frames[ply].moved = Some(landed);
             self.board.do_move(mv, self.table);
             let gives_check = self.board.chess().is_check();
-            // Check extension.
-            let new_depth = depth - 1 + i32::from(gives_check);
+            // Check extension, or the singular extension of the table move.
+            let extension = if Some(mv) == tt_move {
+                tt_extension.max(i32::from(gives_check))
+            } else {
+                i32::from(gives_check)
+            };
+            let new_depth = depth - 1 + extension;
             searched += 1;
             let alpha = best.alpha;
             let mut score;
@@ -196,7 +255,8 @@ impl Worker<'_> {
                     r -= i32::from(gives_check);
                     r += i32::from(cut);
                     r += i32::from(!improving);
-                    r -= (self.heuristics.history(side, mv) / LMR_HISTORY_DIVISOR)
+                    r -= (self.heuristics.quiet_score(side, mv, landed, lineage)
+                        / LMR_HISTORY_DIVISOR)
                         .clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
                     r = r.clamp(0, new_depth - 1);
                 }
@@ -224,18 +284,30 @@ impl Worker<'_> {
             if improvement == Improvement::Cutoff {
                 if quiet {
                     self.heuristics
-                        .reward(side, ply, depth, mv, &quiets, previous);
+                        .reward(side, ply, depth, (mv, landed), &quiets, lineage);
                 }
                 break;
             }
             if quiet && quiets.len() < quiets.capacity() {
-                quiets.push(mv);
+                quiets.push((mv, landed));
             }
         }
 
         let bound = Bound::of(best.score, alpha, beta);
-        let stored_eval = if in_check { NO_EVAL } else { eval as i16 };
-        self.store(key, best.mv, best.score, stored_eval, depth, bound, ply);
+        if excluded.is_some() {
+            return best.score;
+        }
+        // Correction history learns from quiet results the bound does not contradict.
+        if !in_check
+            && best.mv.is_none_or(|mv| !is_tactical(mv))
+            && best.score.abs() < MATE_BOUND
+            && !(bound == Bound::Lower && best.score <= eval)
+            && !(bound == Bound::Upper && best.score >= eval)
+        {
+            self.correction
+                .learn(self.board.chess(), depth, i32::from(raw_eval), best.score);
+        }
+        self.store(key, best.mv, best.score, raw_eval, depth, bound, ply);
         best.score
     }
 
@@ -267,18 +339,19 @@ impl Worker<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let (eval, mut best) = if in_check {
+        let (raw_eval, mut best) = if in_check {
             (NO_EVAL, BestSoFar::new(-INFINITE, alpha, beta))
         } else {
-            let eval = match entry {
-                Some(e) if e.eval != NO_EVAL => i32::from(e.eval),
-                _ => self.board.evaluate(),
+            let raw_eval = match entry {
+                Some(e) if e.eval != NO_EVAL => e.eval,
+                _ => self.board.evaluate() as i16,
             };
+            let eval = self.corrected_eval(raw_eval);
             // Stand pat: the side to move need not capture.
             if eval >= beta {
                 return eval;
             }
-            (eval as i16, BestSoFar::new(eval, alpha.max(eval), beta))
+            (raw_eval, BestSoFar::new(eval, alpha.max(eval), beta))
         };
         let picker = MovePicker::tactical(self.board.chess(), &moves, in_check);
         for picked in picker {
@@ -302,7 +375,7 @@ impl Worker<'_> {
         } else {
             Bound::Upper
         };
-        self.store(key, best.mv, best.score, eval, 0, bound, ply);
+        self.store(key, best.mv, best.score, raw_eval, 0, bound, ply);
         best.score
     }
 
@@ -333,6 +406,13 @@ impl Worker<'_> {
             }
         }
         false
+    }
+
+    /// A static evaluation corrected by the correction history, kept off mate scores.
+    fn corrected_eval(&mut self, raw_eval: i16) -> i32 {
+        self.correction
+            .corrected(self.board.chess(), i32::from(raw_eval))
+            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
     }
 
     /// Whether the side to move has a piece other than pawns and king.
