@@ -182,7 +182,16 @@ mod tests {
         for _ in 0..10_000 {
             h.reward(Color::White, 1, 40, best, &[], lineage);
         }
-        assert!(h.continuation(lineage, best.1) <= HISTORY_MAX);
-        assert!(h.history(Color::White, best.0) <= HISTORY_MAX);
+        // Saturated just below the bound, not wrapped around (i16 entries).
+        let near_top = HISTORY_MAX - BONUS_MAX..=HISTORY_MAX;
+        assert!(near_top.contains(&h.continuation(lineage, best.1)));
+        assert!(near_top.contains(&h.history(Color::White, best.0)));
+        let refuting = quiet(Square::D2, Square::D4, Role::Pawn);
+        for _ in 0..10_000 {
+            h.reward(Color::White, 1, 40, refuting, &[best], lineage);
+        }
+        let near_bottom = -HISTORY_MAX..=-HISTORY_MAX + BONUS_MAX;
+        assert!(near_bottom.contains(&h.continuation(lineage, best.1)));
+        assert!(near_bottom.contains(&h.history(Color::White, best.0)));
     }
 }

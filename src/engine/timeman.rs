@@ -21,6 +21,9 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Whether the soft limit is a plan made from a clock (and may be scaled); a
+    /// `movetime` is a promise to use that time.
+    scalable: bool,
 }
 
 impl TimeManager {
@@ -48,6 +51,7 @@ impl TimeManager {
             start: Instant::now(),
             soft,
             hard,
+            scalable: limits.movetime.is_none(),
         }
     }
 
@@ -62,9 +66,10 @@ impl TimeManager {
     }
 
     /// Past the soft limit scaled by `scale` (what the search has learned about this
-    /// move, see [`SoftScale`]), and never past the hard limit: do not start another
-    /// iteration.
+    /// move, see [`SoftScale`]; a `movetime` is not scaled), and never past the hard
+    /// limit: do not start another iteration.
     pub fn soft_exceeded(&self, scale: f64) -> bool {
+        let scale = if self.scalable { scale } else { 1.0 };
         match (self.soft, self.hard) {
             (Some(soft), Some(hard)) => self.elapsed() >= soft.mul_f64(scale).min(hard),
             _ => false,
@@ -253,5 +258,20 @@ mod tests {
         assert!(tm.soft_exceeded(1000.0));
         let untimed = TimeManager::new(&Limits::default(), Color::White, Duration::ZERO);
         assert!(!untimed.soft_exceeded(0.0));
+    }
+
+    #[test]
+    fn a_movetime_is_not_scaled_down() {
+        let limits = Limits {
+            movetime: Some(Duration::from_secs(60)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(5));
+        // A clock's soft limit scaled by 0 would be passed at once.
+        assert!(!tm.soft_exceeded(0.0));
+        let clock = TimeManager::new(&clock(60_000, 0, None), Color::White, Duration::ZERO);
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(clock.soft_exceeded(0.0));
     }
 }

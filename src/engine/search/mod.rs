@@ -26,7 +26,7 @@ use super::limits::Limits;
 use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
 use super::strength::StrengthLimit;
-use super::tb::Tablebases;
+use super::tb::{TB_BOUND, Tablebases};
 use super::timeman::{SoftScale, TimeManager};
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
@@ -614,9 +614,12 @@ impl Worker<'_> {
                 } else {
                     0
                 };
-                if best.score.abs() < MATE_BOUND && last.score.abs() < MATE_BOUND {
-                    scale.score_drop = last.score - best.score;
-                }
+                // Mate and tablebase scores say nothing about a drop in judgement.
+                scale.score_drop = if best.score.abs() < TB_BOUND && last.score.abs() < TB_BOUND {
+                    last.score - best.score
+                } else {
+                    0
+                };
             }
             _ => scale.stable_iterations = 0,
         }

@@ -8,10 +8,11 @@ use super::params::*;
 use super::{
     BestSoFar, INFINITE, Improvement, MATE, MATE_BOUND, NO_EVAL, Worker, landing, score_from_tt,
 };
+use crate::engine::eval::MAX_EVAL;
 use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MAX_PLY, MovePicker, is_tactical};
 use crate::engine::see::see_ge;
-use crate::engine::tb::Outcome;
+use crate::engine::tb::{Outcome, TB_BOUND};
 use crate::engine::tt::Bound;
 use crate::hashing::TableKey;
 
@@ -104,6 +105,8 @@ impl Worker<'_> {
         };
         self.frames[ply].eval = eval;
         let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+        // Children inherit the line's double extensions (a double-extended move adds one).
+        self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
 
         if !pv_node && !in_check && excluded.is_none() {
             // Reverse futility: far enough above beta that a shallow search will not fall.
@@ -138,7 +141,11 @@ impl Worker<'_> {
         }
         // Internal iterative reduction: no table move to guide a deep node, so search it a
         // little shallower.
-        let depth = if tt_move.is_none() && depth >= IIR_MIN_DEPTH && (pv_node || cut) {
+        let depth = if tt_move.is_none()
+            && excluded.is_none()
+            && depth >= IIR_MIN_DEPTH
+            && (pv_node || cut)
+        {
             depth - 1
         } else {
             depth
@@ -167,7 +174,7 @@ impl Worker<'_> {
             && ply > 0
             && i32::from(e.depth) >= depth - SE_TT_DEPTH_MARGIN
             && matches!(e.bound, Bound::Lower | Bound::Exact)
-            && score_from_tt(e.score, ply).abs() < MATE_BOUND
+            && score_from_tt(e.score, ply).abs() < TB_BOUND
         {
             let tt_score = score_from_tt(e.score, ply);
             let singular_beta = tt_score - SE_MARGIN * depth / SE_MARGIN_DIVISOR;
@@ -189,8 +196,6 @@ impl Worker<'_> {
                 return singular_beta;
             }
         }
-        self.frames[ply + 1].double_extensions =
-            self.frames[ply].double_extensions + i32::from(tt_extension == 2);
 
         let side = self.board.turn();
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
@@ -241,6 +246,8 @@ impl Worker<'_> {
                 i32::from(gives_check)
             };
             let new_depth = depth - 1 + extension;
+            self.frames[ply + 1].double_extensions =
+                self.frames[ply].double_extensions + i32::from(extension == 2);
             searched += 1;
             let alpha = best.alpha;
             let mut score;
@@ -300,7 +307,7 @@ impl Worker<'_> {
         // Correction history learns from quiet results the bound does not contradict.
         if !in_check
             && best.mv.is_none_or(|mv| !is_tactical(mv))
-            && best.score.abs() < MATE_BOUND
+            && best.score.abs() < TB_BOUND
             && !(bound == Bound::Lower && best.score <= eval)
             && !(bound == Bound::Upper && best.score >= eval)
         {
@@ -408,11 +415,12 @@ impl Worker<'_> {
         false
     }
 
-    /// A static evaluation corrected by the correction history, kept off mate scores.
+    /// A static evaluation corrected by the correction history, kept below tablebase and
+    /// mate scores.
     fn corrected_eval(&mut self, raw_eval: i16) -> i32 {
         self.correction
             .corrected(self.board.chess(), i32::from(raw_eval))
-            .clamp(-MATE_BOUND + 1, MATE_BOUND - 1)
+            .clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// Whether the side to move has a piece other than pawns and king.
