@@ -67,16 +67,11 @@ impl Correction {
 
 #[cfg(test)]
 mod tests {
-    use shakmaty::CastlingMode;
-    use shakmaty::fen::Fen;
-
     use super::*;
+    use crate::chess::Position;
 
     fn chess(fen: &str) -> Chess {
-        fen.parse::<Fen>()
-            .unwrap()
-            .into_position(CastlingMode::Standard)
-            .unwrap()
+        Position::from_fen(fen, false).unwrap().chess().clone()
     }
 
     #[test]
