@@ -44,14 +44,16 @@ fn mix(mut x: u64) -> u64 {
 }
 
 impl Correction {
-    fn slot(&mut self, pos: &Chess) -> &mut i16 {
+    /// Where `pos`'s entry lives: side to move, then pawn structure.
+    fn slot(pos: &Chess) -> (usize, usize) {
         let side = usize::from(pos.turn() == Color::White);
-        &mut self.entries[side][pawn_key(pos) as usize & (SIZE - 1)]
+        (side, pawn_key(pos) as usize & (SIZE - 1))
     }
 
     /// The static evaluation `eval` of `pos`, corrected.
-    pub fn corrected(&mut self, pos: &Chess, eval: i32) -> i32 {
-        eval + i32::from(*self.slot(pos)) / GRAIN
+    pub fn corrected(&self, pos: &Chess, eval: i32) -> i32 {
+        let (side, index) = Correction::slot(pos);
+        eval + i32::from(self.entries[side][index]) / GRAIN
     }
 
     /// Learns from a node searched to `depth` that scored `score` where the uncorrected
@@ -59,7 +61,8 @@ impl Correction {
     pub fn learn(&mut self, pos: &Chess, depth: i32, eval: i32, score: i32) {
         let target = ((score - eval).clamp(-LIMIT, LIMIT)) * GRAIN;
         let weight = (depth + 1).min(WEIGHT_MAX);
-        let entry = self.slot(pos);
+        let (side, index) = Correction::slot(pos);
+        let entry = &mut self.entries[side][index];
         let blended = (i32::from(*entry) * (256 - weight) + target * weight) / 256;
         *entry = blended.clamp(-LIMIT * GRAIN, LIMIT * GRAIN) as i16;
     }

@@ -171,7 +171,6 @@ impl Worker<'_> {
         let mut tt_extension = 0;
         if let (Some(mv), Some(e)) = (tt_move, entry)
             && depth >= SE_MIN_DEPTH
-            && ply > 0
             && i32::from(e.depth) >= depth - SE_TT_DEPTH_MARGIN
             && matches!(e.bound, Bound::Lower | Bound::Exact)
             && score_from_tt(e.score, ply).abs() < TB_BOUND
@@ -417,7 +416,7 @@ impl Worker<'_> {
 
     /// A static evaluation corrected by the correction history, kept below tablebase and
     /// mate scores.
-    fn corrected_eval(&mut self, raw_eval: i16) -> i32 {
+    fn corrected_eval(&self, raw_eval: i16) -> i32 {
         self.correction
             .corrected(self.board.chess(), i32::from(raw_eval))
             .clamp(-MAX_EVAL, MAX_EVAL)
