@@ -1,19 +1,18 @@
 //! Move ordering: the table move, then winning captures by victim and attacker, killers,
-//! the counter move, quiet moves by history and continuation history, and losing captures last.
+//! the counter move, quiet moves by history and continuation history, and losing captures
+//! last.
+//!
+//! The main search's picker works in stages and scores a stage's moves only when the
+//! search asks for its first move: at a node the table move refutes, nothing is scored.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, MoveList, Position, Role};
+use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::history::{Heuristics, Lineage};
 use super::see::{SEE_VALUE, see_ge};
 
 /// Deepest ply the search keeps per-ply state for.
 pub const MAX_PLY: usize = 128;
-const TT_MOVE: i32 = 4_000_000;
-const GOOD_CAPTURE: i32 = 3_000_000;
-const KILLER: [i32; 2] = [2_000_000, 1_900_000];
-const COUNTER: i32 = 1_800_000;
-const BAD_CAPTURE: i32 = -2_000_000;
 
 /// True for moves that change material: captures and promotions.
 pub fn is_tactical(mv: Move) -> bool {
@@ -33,86 +32,376 @@ fn mvv_lva(pos: &Chess, mv: Move) -> i32 {
     16 * (victim + promotion) - SEE_VALUE[mv.role() as usize] / 16
 }
 
-/// A move handed out by the picker, with what its ordering found out about it.
+/// Which stage of the ordering handed a move out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// The transposition table's move.
+    TableMove,
+    /// A capture or promotion that does not lose material in the exchange.
+    WinningTactical,
+    /// A killer or the counter move: a quiet move that refuted a related line.
+    Refutation,
+    /// Any other quiet move, with the history score it was ranked by.
+    Quiet(i32),
+    /// A capture or promotion that loses material in the exchange.
+    LosingTactical,
+}
+
+/// A move handed out by a picker, with the stage that ordered it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Picked {
     /// The move.
     pub mv: Move,
-    /// A capture or promotion that loses material in the exchange (ordered last).
-    pub losing_capture: bool,
+    /// Where in the ordering it came from.
+    pub source: Source,
 }
 
-/// Hands out the best remaining move (selection sort: usually only the first few moves of a
-/// node are ever looked at).
-impl Iterator for MovePicker {
-    type Item = Picked;
+impl Picked {
+    /// A capture or promotion that loses material in the exchange (ordered last).
+    pub fn losing_capture(&self) -> bool {
+        self.source == Source::LosingTactical
+    }
 
-    fn next(&mut self) -> Option<Picked> {
-        let rest = &mut self.moves[self.next..];
-        let best = rest.iter().enumerate().max_by_key(|(_, (_, s))| *s)?.0;
-        rest.swap(0, best);
-        self.next += 1;
-        let (mv, score) = self.moves[self.next - 1];
-        Some(Picked {
-            mv,
-            losing_capture: score < BAD_CAPTURE / 2,
-        })
+    /// The history score the picker ranked a quiet move by (`None` for moves it ranked
+    /// otherwise: the table move, killers, the counter move, tactical moves).
+    pub fn history(&self) -> Option<i32> {
+        match self.source {
+            Source::Quiet(score) => Some(score),
+            _ => None,
+        }
     }
 }
 
-/// Moves with ordering scores, handed out best first.
-pub struct MovePicker {
+/// Moves with ordering scores, handed out best first (selection sort: usually only the
+/// first few moves are ever looked at).
+#[derive(Default)]
+struct Scored {
     moves: ArrayVec<(Move, i32), 256>,
     next: usize,
 }
 
-impl MovePicker {
-    /// Orders all legal moves of a main-search node.
+impl Scored {
+    fn push(&mut self, mv: Move, score: i32) {
+        self.moves.push((mv, score));
+    }
+
+    fn pick(&mut self) -> Option<(Move, i32)> {
+        let rest = &mut self.moves[self.next..];
+        let best = rest.iter().enumerate().max_by_key(|(_, (_, s))| *s)?.0;
+        rest.swap(0, best);
+        self.next += 1;
+        Some(self.moves[self.next - 1])
+    }
+
+    fn clear(&mut self) {
+        self.moves.clear();
+        self.next = 0;
+    }
+}
+
+/// Where a main-search picker stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stage {
+    TableMove,
+    ScoreTactical,
+    GoodTactical,
+    /// Killer 0, killer 1, the counter move.
+    Refutation(usize),
+    ScoreQuiets,
+    Quiets,
+    BadTactical,
+    Done,
+}
+
+/// The main search's staged move picker over a node's legal moves. It borrows the history
+/// tables only while it is asked for a move, so the search may update them in between.
+pub struct MovePicker<'m> {
+    moves: &'m MoveList,
+    side: Color,
+    lineage: Lineage,
+    tt_move: Option<Move>,
+    /// Killer 0, killer 1 and the counter move, as the tables gave them (checked for
+    /// legality when their stage comes).
+    refutations: [Option<Move>; 3],
+    stage: Stage,
+    /// Winning tactical moves, then the quiet moves.
+    scored: Scored,
+    losing: Scored,
+}
+
+impl<'m> MovePicker<'m> {
+    /// A picker over the legal `moves` of a node at `ply`, reached by `lineage`.
     pub fn new(
         pos: &Chess,
-        moves: &MoveList,
+        moves: &'m MoveList,
         tt_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
         lineage: Lineage,
-    ) -> MovePicker {
-        let side = pos.turn();
+    ) -> MovePicker<'m> {
         let killers = heuristics.killers[ply.min(MAX_PLY)];
-        let counter = heuristics.counter(lineage.0[0]);
-        let moves = moves
-            .iter()
-            .map(|&mv| {
-                let score = if Some(mv) == tt_move {
-                    TT_MOVE
-                } else if is_tactical(mv) {
-                    let base = if see_ge(pos, mv, 0) {
-                        GOOD_CAPTURE
-                    } else {
-                        BAD_CAPTURE
-                    };
-                    base + mvv_lva(pos, mv)
-                } else if Some(mv) == killers[0] {
-                    KILLER[0]
-                } else if Some(mv) == killers[1] {
-                    KILLER[1]
-                } else if Some(mv) == counter {
-                    COUNTER
-                } else {
-                    heuristics.quiet_score(side, mv, (mv.role().of(side), mv.to()), lineage)
-                };
-                (mv, score)
-            })
-            .collect();
-        MovePicker { moves, next: 0 }
+        MovePicker {
+            moves,
+            side: pos.turn(),
+            lineage,
+            tt_move,
+            refutations: [killers[0], killers[1], heuristics.counter(lineage.0[0])],
+            stage: Stage::TableMove,
+            scored: Scored::default(),
+            losing: Scored::default(),
+        }
     }
 
-    /// Orders the captures and promotions of a quiescence node (all moves when in check).
-    pub fn tactical(pos: &Chess, moves: &MoveList, in_check: bool) -> MovePicker {
-        let moves = moves
+    /// The next move to search, or `None` when every legal move has been handed out.
+    /// `pos` must be the node's position.
+    pub fn next(&mut self, pos: &Chess, heuristics: &Heuristics) -> Option<Picked> {
+        loop {
+            match self.stage {
+                Stage::TableMove => {
+                    self.stage = Stage::ScoreTactical;
+                    if let Some(mv) = self.tt_move {
+                        return Some(Picked {
+                            mv,
+                            source: Source::TableMove,
+                        });
+                    }
+                }
+                Stage::ScoreTactical => {
+                    for &mv in self.moves.iter() {
+                        if !is_tactical(mv) || Some(mv) == self.tt_move {
+                            continue;
+                        }
+                        if see_ge(pos, mv, 0) {
+                            self.scored.push(mv, mvv_lva(pos, mv));
+                        } else {
+                            self.losing.push(mv, mvv_lva(pos, mv));
+                        }
+                    }
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => {
+                    if let Some((mv, _)) = self.scored.pick() {
+                        return Some(Picked {
+                            mv,
+                            source: Source::WinningTactical,
+                        });
+                    }
+                    self.stage = Stage::Refutation(0);
+                }
+                Stage::Refutation(i) => {
+                    self.stage = if i + 1 < self.refutations.len() {
+                        Stage::Refutation(i + 1)
+                    } else {
+                        Stage::ScoreQuiets
+                    };
+                    if let Some(mv) = self.refutations[i]
+                        && self.is_fresh_refutation(i, mv)
+                    {
+                        return Some(Picked {
+                            mv,
+                            source: Source::Refutation,
+                        });
+                    }
+                }
+                Stage::ScoreQuiets => {
+                    self.scored.clear();
+                    for &mv in self.moves.iter() {
+                        if is_tactical(mv)
+                            || Some(mv) == self.tt_move
+                            || self.refutations.contains(&Some(mv))
+                        {
+                            continue;
+                        }
+                        let this = (mv.role().of(self.side), mv.to());
+                        let score = heuristics.quiet_score(self.side, mv, this, self.lineage);
+                        self.scored.push(mv, score);
+                    }
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if let Some((mv, score)) = self.scored.pick() {
+                        return Some(Picked {
+                            mv,
+                            source: Source::Quiet(score),
+                        });
+                    }
+                    self.stage = Stage::BadTactical;
+                }
+                Stage::BadTactical => {
+                    if let Some((mv, _)) = self.losing.pick() {
+                        return Some(Picked {
+                            mv,
+                            source: Source::LosingTactical,
+                        });
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Whether refutation `i` is a legal quiet move not handed out already (as the table
+    /// move or an earlier refutation).
+    fn is_fresh_refutation(&self, i: usize, mv: Move) -> bool {
+        !is_tactical(mv)
+            && Some(mv) != self.tt_move
+            && !self.refutations[..i].contains(&Some(mv))
+            && self.moves.contains(&mv)
+    }
+}
+
+/// Orders the captures and promotions of a quiescence node (all moves when in check), by
+/// victim and attacker.
+pub struct TacticalPicker {
+    scored: Scored,
+}
+
+impl TacticalPicker {
+    /// A picker over the tactical moves among `moves` (all of them when `in_check`).
+    pub fn new(pos: &Chess, moves: &MoveList, in_check: bool) -> TacticalPicker {
+        let mut scored = Scored::default();
+        for &mv in moves.iter() {
+            if is_tactical(mv) {
+                scored.push(mv, mvv_lva(pos, mv));
+            } else if in_check {
+                scored.push(mv, 0);
+            }
+        }
+        TacticalPicker { scored }
+    }
+}
+
+impl Iterator for TacticalPicker {
+    type Item = Move;
+
+    fn next(&mut self) -> Option<Move> {
+        self.scored.pick().map(|(mv, _)| mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position as Game;
+    use shakmaty::Square;
+
+    /// Every move the picker hands out at a node, with the history it reports.
+    fn drain(pos: &Chess, picker: &mut MovePicker, heuristics: &Heuristics) -> Vec<Picked> {
+        std::iter::from_fn(|| picker.next(pos, heuristics)).collect()
+    }
+
+    fn position(fen: &str) -> Chess {
+        Game::from_fen(fen, false)
+            .expect("test FEN")
+            .chess()
+            .clone()
+    }
+
+    #[test]
+    fn every_legal_move_is_handed_out_once_in_stage_order() {
+        // Kiwipete: captures that win, captures that lose, quiet moves, castling.
+        let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let moves = pos.legal_moves();
+        let quiet: Vec<Move> = moves.iter().copied().filter(|&m| !is_tactical(m)).collect();
+        let tt_move = quiet[3];
+        let mut heuristics = Heuristics::default();
+        heuristics.killers[2] = [Some(quiet[5]), Some(tt_move)];
+        // A killer from another position that is not legal here is skipped.
+        let foreign = Move::Normal {
+            role: Role::Queen,
+            from: Square::D1,
+            capture: None,
+            to: Square::H5,
+            promotion: None,
+        };
+        heuristics.killers[3] = [Some(foreign), Some(quiet[7])];
+
+        for (ply, expected_refutations) in [(2, vec![quiet[5]]), (3, vec![quiet[7]])] {
+            let mut picker = MovePicker::new(
+                &pos,
+                &moves,
+                Some(tt_move),
+                &heuristics,
+                ply,
+                Lineage::default(),
+            );
+            let picked = drain(&pos, &mut picker, &heuristics);
+            let mut handed: Vec<Move> = picked.iter().map(|p| p.mv).collect();
+            assert_eq!(handed[0], tt_move);
+            let first_quiet = picked[1..]
+                .iter()
+                .position(|p| !is_tactical(p.mv))
+                .expect("quiet moves")
+                + 1;
+            // Winning captures, then the refutations, then the quiets ranked by history,
+            // then the losing captures.
+            assert!(
+                picked[1..first_quiet]
+                    .iter()
+                    .all(|p| p.source == Source::WinningTactical)
+            );
+            assert_eq!(
+                handed[first_quiet..first_quiet + expected_refutations.len()],
+                expected_refutations[..]
+            );
+            let losing = picked.iter().filter(|p| p.losing_capture()).count();
+            assert!(losing > 0, "Kiwipete has losing captures");
+            let tail = &picked[picked.len() - losing..];
+            assert!(tail.iter().all(|p| p.losing_capture() && is_tactical(p.mv)));
+            let ranked = &picked[first_quiet + expected_refutations.len()..picked.len() - losing];
+            assert!(
+                ranked
+                    .iter()
+                    .all(|p| p.history().is_some() && !is_tactical(p.mv))
+            );
+
+            handed.sort_by_key(|m| format!("{m:?}"));
+            let mut legal: Vec<Move> = moves.iter().copied().collect();
+            legal.sort_by_key(|m| format!("{m:?}"));
+            assert_eq!(handed, legal, "ply {ply}: each legal move exactly once");
+        }
+    }
+
+    #[test]
+    fn quiet_moves_come_by_history_and_report_it() {
+        let pos = position("4k3/8/8/8/8/8/PP6/4K2R w K - 0 1");
+        let moves = pos.legal_moves();
+        let mut heuristics = Heuristics::default();
+        let favourite = *moves
             .iter()
-            .filter(|&&mv| in_check || is_tactical(mv))
-            .map(|&mv| (mv, if is_tactical(mv) { mvv_lva(pos, mv) } else { 0 }))
-            .collect();
-        MovePicker { moves, next: 0 }
+            .find(|m| m.role() == Role::Rook && m.to() == Square::H7)
+            .expect("Rh7 is legal");
+        let side = Color::White;
+        let lineage = Lineage::default();
+        let this = (favourite.role().of(side), favourite.to());
+        heuristics.reward(side, 10, 8, (favourite, this), &[], lineage);
+        let mut picker = MovePicker::new(&pos, &moves, None, &heuristics, 1, lineage);
+        let picked = drain(&pos, &mut picker, &heuristics);
+        // Rewarding made it a killer at ply 10, not at ply 1: here it leads on history.
+        assert_eq!(picked[0].mv, favourite);
+        let scores: Vec<i32> = picked.iter().map(|p| p.history().expect("quiet")).collect();
+        assert!(scores[0] > 0);
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+        assert_eq!(
+            scores[0],
+            heuristics.quiet_score(side, favourite, this, lineage)
+        );
+    }
+
+    #[test]
+    fn quiescence_takes_the_biggest_victim_first_and_evades_every_way_in_check() {
+        let pos = position("4k3/8/8/3q1r2/4P3/8/8/4K3 w - - 0 1");
+        let moves = pos.legal_moves();
+        let order: Vec<Move> = TacticalPicker::new(&pos, &moves, false).collect();
+        assert_eq!(order.len(), 2);
+        assert_eq!(order[0].to(), Square::D5);
+        assert_eq!(order[1].to(), Square::F5);
+
+        let check = position("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
+        let evasions = check.legal_moves();
+        let all: Vec<Move> = TacticalPicker::new(&check, &evasions, true).collect();
+        assert_eq!(all.len(), evasions.len());
+        assert!(is_tactical(all[0]), "taking the queen comes first");
     }
 }
