@@ -267,18 +267,21 @@ fn net_file_refusals() {
         Network::from_bytes(b"\x7fELF rest").unwrap_err(),
         NetError::Magic
     );
-    // Another version, another architecture (a hidden layer of 128).
-    let mut version = bytes.clone();
-    version[4] = 2;
-    assert!(matches!(
-        Network::from_bytes(&version),
-        Err(NetError::Version(2))
-    ));
+    // Another version (1: the nets of QB 64 and scale 400), another architecture (a hidden
+    // layer of 128).
+    for other in [1u8, 3] {
+        let mut version = bytes.clone();
+        version[4] = other;
+        assert_eq!(
+            Network::from_bytes(&version).unwrap_err(),
+            NetError::Version(u32::from(other))
+        );
+    }
     let mut hidden = bytes.clone();
     hidden[12..16].copy_from_slice(&128u32.to_le_bytes());
     assert!(matches!(
         Network::from_bytes(&hidden),
-        Err(NetError::Architecture([768, 128, 255, 64, 400]))
+        Err(NetError::Architecture([768, 128, 255, 4096, 185]))
     ));
     // One flipped bit in a weight.
     let mut damaged = bytes.clone();
@@ -296,7 +299,7 @@ fn net_file_refusals() {
 }
 
 /// The checksum of `nets/default.nnue`; a new default net changes it here.
-const DEFAULT_NET_CHECKSUM: u64 = 0x038b_9780_965c_38f9;
+const DEFAULT_NET_CHECKSUM: u64 = 0x1f15_cc93_c894_df66;
 
 #[test]
 fn built_in_net_is_the_committed_file() {

@@ -160,7 +160,9 @@ fn mates_are_found_and_scored_in_moves() {
         ("6k1/5p1p/6p1/8/8/8/1Q3PPP/1R4K1 w - - 0 1", 3),
     ] {
         e.send(&format!("position fen {fen}"));
-        let lines = e.go("depth 10");
+        // Depth 12: with the network the mate in 3 (Qf6) is first seen at depth 11 (depth
+        // 8-10 prefer Qe5, a mate in 4), with the hand-written evaluation at depth 10.
+        let lines = e.go("depth 12");
         assert_eq!(
             scores(&lines).pop().unwrap(),
             format!("mate {moves}"),
@@ -440,7 +442,7 @@ fn debugging_commands() {
     let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
     assert_eq!(words.len(), 4);
     // The UCI bench is the command-line bench: the same pinned count as `rookery bench 3`.
-    assert_eq!(words[0].parse::<u64>().unwrap(), 11_495);
+    assert_eq!(words[0].parse::<u64>().unwrap(), 11_561);
     assert_eq!(words[1], "nodes");
 }
 
@@ -448,7 +450,7 @@ fn debugging_commands() {
 fn bench_is_deterministic() {
     // The depth-5 bench's node count is pinned: any change to the search changes it, and a
     // commit that does says so (with `Bench: N` for the full bench). Update it then.
-    const BENCH_5_NODES: u64 = 46_825;
+    const BENCH_5_NODES: u64 = 42_910;
     let run = || {
         let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
             .args(["bench", "5"])

@@ -1,10 +1,11 @@
 //! `rookery train DATA... --out NET`: trains the perspective net on self-play data (files,
 //! or directories of `*.bin`) and writes the quantised net (see [`crate::learn::train`]).
 //!
-//! A share of the samples (`--val`, after a seeded shuffle) is kept out for validation; its
-//! loss is printed after every epoch. After every epoch the net is written to `NET` and the
-//! trainer's state to `NET.ckpt`; `--resume` goes on from that checkpoint. Progress, with
-//! samples per second and the time left, goes to stderr. `--mirror-files` adds each
+//! A share of the samples (`--val`, in seeded runs of consecutive positions, so whole games)
+//! is kept out for validation; its loss is printed after every epoch. `NET` holds the epoch
+//! with the lowest validation loss so far; the trainer's state after every epoch goes to
+//! `NET.ckpt`, and `--resume` goes on from that checkpoint. Progress, with samples per second
+//! and the time left, goes to stderr. `--mirror-files` adds each
 //! training position mirrored a-h.
 
 use std::path::PathBuf;
@@ -16,6 +17,8 @@ use rand::seq::SliceRandom;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
+use crate::engine::eval::nnue::Network;
+use crate::engine::eval::nnue::network::SCALE;
 use crate::learn::checkpoint::Checkpoint;
 use crate::learn::dataset;
 use crate::learn::train::{self, Adam, Model, PARAMS, TrainConfig};
@@ -51,13 +54,20 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let paths: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();
 
     let loaded = dataset::load(&paths).map_err(|e| UsageError(format!("data: {e}")))?;
-    let mut samples = loaded.samples;
+    let samples = loaded.samples;
     if samples.is_empty() {
         return Err(UsageError("data: no records".into()));
     }
-    samples.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed));
-    let val_len = (samples.len() as f64 * val_share) as usize;
-    let (val, train_set) = samples.split_at(val_len);
+    let (fitted, fit_error) = dataset::fit_scale(&samples, 16);
+    eprintln!(
+        "train: the scores predict the results best at {fitted} cp per unit (mean squared \
+         error {fit_error:.4}); the net's scale is {SCALE}"
+    );
+    // Validation takes whole runs of games, so it never sees a sibling of a training position.
+    let (val, mut train_set) = dataset::split_by_blocks(&samples, val_share, config.seed);
+    drop(samples);
+    train_set.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed));
+    let (val, train_set) = (&val[..], &train_set[..]);
     // Mirrored copies join the training set only, so validation never sees a twin.
     let mirrored: Vec<_>;
     let train_set = if args.switch("mirror-files") {
@@ -103,6 +113,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         (Model::random(config.seed), Adam::new(PARAMS), 0)
     };
 
+    // A resumed run starts its best afresh: its first epoch is written.
+    let mut best_val_loss = f32::INFINITY;
     let batches = train_set.len().div_ceil(config.batch);
     let start = Instant::now();
     let mut last_report = Instant::now();
@@ -140,10 +152,15 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             secs,
             train_set.len() as f64 / secs
         );
-        let temporary = out.with_extension("nnue.tmp");
-        std::fs::write(&temporary, model.quantise().to_bytes())
-            .and_then(|()| std::fs::rename(&temporary, &out))
-            .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
+        // The net file keeps the epoch that validated best (every epoch without validation).
+        if val.is_empty() || val_loss < best_val_loss {
+            best_val_loss = val_loss;
+            let temporary = out.with_extension("nnue.tmp");
+            std::fs::write(&temporary, model.quantise().to_bytes())
+                .and_then(|()| std::fs::rename(&temporary, &out))
+                .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
+            eprintln!("epoch {}: net written to {}", epoch + 1, out.display());
+        }
         Checkpoint {
             epochs_done: epoch + 1,
             fingerprint,
@@ -153,10 +170,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         .save(&checkpoint_path)
         .map_err(|e| UsageError(format!("{}: {e}", checkpoint_path.display())))?;
     }
+    let written = std::fs::read(&out)
+        .ok()
+        .and_then(|bytes| Network::from_bytes(&bytes).ok())
+        .map_or(0, |net| net.checksum());
     println!(
-        "{}: checksum {:016x}, {:.0} s",
+        "{}: checksum {written:016x}, {:.0} s",
         out.display(),
-        model.quantise().checksum(),
         start.elapsed().as_secs_f64()
     );
     Ok(Outcome::Success)

@@ -298,7 +298,7 @@ impl Engine {
         let table = Arc::clone(&self.table);
         let mut options = self.settings.search_options();
         options.tablebases = self.tablebases.clone();
-        if self.settings.use_nnue {
+        if self.settings.evaluates_with_network() {
             options.network = Some(Arc::clone(&self.network));
         }
         options.strength_seed = self.strength_rng.next_u64();
@@ -396,7 +396,10 @@ impl Engine {
         if self.is_searching() {
             return Err(Busy);
         }
-        let network = self.settings.use_nnue.then(|| Arc::clone(&self.network));
+        let network = self
+            .settings
+            .evaluates_with_network()
+            .then(|| Arc::clone(&self.network));
         Ok(bench::run(depth, network, progress))
     }
 }

@@ -203,7 +203,7 @@ impl Default for Settings {
             show_wdl: false,
             limit_strength: false,
             elo: 0,
-            use_nnue: false,
+            use_nnue: true,
             eval_file: String::new(),
         };
         for option in &OPTIONS {
@@ -216,6 +216,12 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// Whether searches evaluate with the network: `Use NNUE`, except at a limited strength,
+    /// whose Elo levels were measured with the hand-written evaluation.
+    pub fn evaluates_with_network(&self) -> bool {
+        self.use_nnue && !self.limit_strength
+    }
+
     /// The settings a search reads.
     pub fn search_options(&self) -> SearchOptions {
         SearchOptions {
@@ -230,7 +236,7 @@ impl Settings {
                 .limit_strength
                 .then(|| StrengthLimit::for_elo(self.elo)),
             strength_seed: 0,
-            network: self.use_nnue.then(default_network),
+            network: self.evaluates_with_network().then(default_network),
         }
     }
 }
@@ -425,7 +431,7 @@ pub static OPTIONS: [EngineOption; 21] = [
     },
     EngineOption {
         name: "Use NNUE",
-        kind: OptionKind::Check { default: false },
+        kind: OptionKind::Check { default: true },
         store: |s, v| s.use_nnue = v.check(),
         // The table's static evaluations come from the other evaluation.
         effect: Some(|engine| {
@@ -451,6 +457,19 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_network_evaluates_by_default_but_not_at_a_limited_strength() {
+        let mut settings = Settings::default();
+        assert!(settings.evaluates_with_network());
+        assert!(settings.search_options().network.is_some());
+        settings.limit_strength = true;
+        assert!(!settings.evaluates_with_network());
+        assert!(settings.search_options().network.is_none());
+        settings.limit_strength = false;
+        settings.use_nnue = false;
+        assert!(settings.search_options().network.is_none());
+    }
 
     #[test]
     fn defaults_fit_their_ranges_and_names_are_unique() {

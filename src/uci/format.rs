@@ -155,19 +155,22 @@ pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
 }
 
 /// The `eval` lines after the hand-written table: the network's score, then the score the
-/// search uses (the network's when `use_nnue`, else the hand-written one). Scores are from
-/// the side to move's view.
+/// search uses (the network's when `by_network`, else the hand-written one). Scores are
+/// from the side to move's view.
 pub fn network_eval_lines(
     hand_written: i32,
     network: i32,
     turn: Color,
-    use_nnue: bool,
+    by_network: bool,
 ) -> [String; 2] {
     let white = |score: i32| if turn == Color::White { score } else { -score };
-    let (used, by) = if use_nnue {
+    let (used, by) = if by_network {
         (network, "NNUE")
     } else {
-        (hand_written, "hand-written, Use NNUE is off")
+        (
+            hand_written,
+            "hand-written: Use NNUE is off or UCI_LimitStrength is on",
+        )
     };
     [
         format!(

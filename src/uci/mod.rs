@@ -203,8 +203,8 @@ impl Uci {
                     self.send(&text);
                 }
                 let network = self.engine.network_eval();
-                let use_nnue = self.engine.settings().use_nnue;
-                for text in format::network_eval_lines(score, network, turn, use_nnue) {
+                let by_network = self.engine.settings().evaluates_with_network();
+                for text in format::network_eval_lines(score, network, turn, by_network) {
                     self.send(&text);
                 }
             }

@@ -37,12 +37,15 @@ pub const INPUTS: usize = 768;
 pub const HIDDEN: usize = 256;
 /// Scale of feature weights and biases; the clipped ReLU clips to `0..=QA`.
 pub const QA: i32 = 255;
-/// Scale of output weights.
-pub const QB: i32 = 64;
-/// Centipawns per unit of the network's output (the trainer's sigmoid scale).
-pub const SCALE: i32 = 400;
-/// The file format version.
-pub const FORMAT_VERSION: u32 = 1;
+/// Scale of output weights. Trained output weights are small (a median near 0.1): at this
+/// scale rounding them costs well under a centipawn (at 64, format 1, it cost 23 cp RMS).
+pub const QB: i32 = 4096;
+/// Centipawns per unit of the network's output, the trainer's sigmoid scale: the scale at
+/// which the hand-written evaluation's search scores best predict self-play results (see
+/// `learn::dataset::fit_scale`), so that the net's centipawns are the search's centipawns.
+pub const SCALE: i32 = 185;
+/// The file format version (2: `QB` 4096 and `SCALE` 185; 1 had 64 and 400).
+pub const FORMAT_VERSION: u32 = 2;
 /// The magic bytes a net file starts with.
 pub const MAGIC: [u8; 4] = *b"RKNN";
 /// Bytes of the header.
