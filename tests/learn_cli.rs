@@ -80,8 +80,19 @@ fn datagen_then_train_then_play_with_the_net() {
     engine.send("position startpos moves e2e4");
     engine.send("eval");
     let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
-    assert!(
-        lines.iter().all(|l| !l.starts_with("info string")),
+    // One confirmation, naming the file and the trained net's checksum; no refusal.
+    let checksum = Network::from_bytes(&std::fs::read(&net).unwrap())
+        .unwrap()
+        .checksum();
+    let infos: Vec<_> = lines
+        .iter()
+        .filter(|l| l.starts_with("info string"))
+        .collect();
+    assert_eq!(
+        infos,
+        [&format!(
+            "info string EvalFile: net '{n}' loaded, checksum {checksum:016x}"
+        )],
         "{lines:?}"
     );
     assert!(lines.last().unwrap().ends_with("(NNUE)"), "{lines:?}");
@@ -110,6 +121,12 @@ fn eval_file_refusals_keep_the_engine_usable() {
             "{line}"
         );
     }
+    engine.send("setoption name EvalFile value <default>");
+    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+    assert!(
+        lines.last().unwrap().contains("the built-in net, checksum"),
+        "{lines:?}"
+    );
     engine.send("setoption name Use NNUE value true");
     assert_bestmove(&mut engine, "depth 4");
     std::fs::remove_dir_all(&dir).unwrap();

@@ -25,7 +25,7 @@ timeout "${minutes}m" $rookery datagen --out "$data/$gen" --threads "$threads" -
 dirs=$(find "$data" -mindepth 1 -maxdepth 1 -type d | sort)
 # A checkpoint made on less data is refused (exit 2): then train afresh.
 train() {
-    $rookery train $dirs --out "$data/$gen.nnue" --threads "$threads" --epochs 10 --batch 1024 \
+    $rookery train $dirs --out "$data/$gen.nnue" --threads "$threads" --epochs 15 --batch 1024 \
         --lr 0.003 --wdl 0 --mirror-files "$@"
 }
 train --resume || train

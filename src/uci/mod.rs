@@ -147,6 +147,14 @@ impl Uci {
             Command::Debug(on) => self.engine.set_debug(on),
             Command::SetOption(Err(e)) => self.info(&e),
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
+                // Which net evaluates is worth a confirmation, as a refusal is.
+                Ok(()) if name.eq_ignore_ascii_case("EvalFile") => {
+                    let text = format::net_in_use(
+                        &self.engine.settings().eval_file,
+                        self.engine.network().checksum(),
+                    );
+                    self.info(&text);
+                }
                 Ok(()) => {}
                 Err(OptionError::Busy(name)) => self.refused(&format!("setoption {name}")),
                 Err(e) => self.info(&e.to_string()),
