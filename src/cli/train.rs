@@ -17,7 +17,6 @@ use rand::seq::SliceRandom;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
-use crate::engine::eval::nnue::Network;
 use crate::engine::eval::nnue::network::SCALE;
 use crate::learn::checkpoint::Checkpoint;
 use crate::learn::dataset;
@@ -115,6 +114,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 
     // A resumed run starts its best afresh: its first epoch is written.
     let mut best_val_loss = f32::INFINITY;
+    let mut written_checksum = None;
     let batches = train_set.len().div_ceil(config.batch);
     let start = Instant::now();
     let mut last_report = Instant::now();
@@ -155,8 +155,10 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         // The net file keeps the epoch that validated best (every epoch without validation).
         if val.is_empty() || val_loss < best_val_loss {
             best_val_loss = val_loss;
+            let net = model.quantise();
+            written_checksum = Some(net.checksum());
             let temporary = out.with_extension("nnue.tmp");
-            std::fs::write(&temporary, model.quantise().to_bytes())
+            std::fs::write(&temporary, net.to_bytes())
                 .and_then(|()| std::fs::rename(&temporary, &out))
                 .map_err(|e| UsageError(format!("{}: {e}", out.display())))?;
             eprintln!("epoch {}: net written to {}", epoch + 1, out.display());
@@ -170,12 +172,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         .save(&checkpoint_path)
         .map_err(|e| UsageError(format!("{}: {e}", checkpoint_path.display())))?;
     }
-    let written = std::fs::read(&out)
-        .ok()
-        .and_then(|bytes| Network::from_bytes(&bytes).ok())
-        .map_or(0, |net| net.checksum());
+    // A resume with no epoch left writes nothing: the net file is the one written before.
+    let written = match written_checksum {
+        Some(checksum) => format!("checksum {checksum:016x}"),
+        None => "unchanged".to_string(),
+    };
     println!(
-        "{}: checksum {written:016x}, {:.0} s",
+        "{}: {written}, {:.0} s",
         out.display(),
         start.elapsed().as_secs_f64()
     );

@@ -16,7 +16,6 @@ use super::eval::hce::{Trace, trace};
 use super::eval::nnue::accumulator::evaluate_position;
 use super::eval::nnue::{Network, default_network};
 use super::limits::Limits;
-use super::options::DEFAULT_EVAL_FILE;
 use super::options::{self, OptionError, Settings};
 use super::search::{Reporter, SearchResult, Signals, search, wait_for_release};
 use super::tb::Tablebases;
@@ -205,12 +204,12 @@ impl Engine {
     /// empty). A file that cannot be read, is cut short, damaged or of another architecture
     /// is refused, and the current net stays.
     pub(super) fn open_eval_file(&mut self) -> Result<(), OptionError> {
-        let path = self.settings.eval_file.clone();
-        if path.is_empty() || path == DEFAULT_EVAL_FILE {
+        if self.settings.uses_built_in_net() {
             self.network = default_network();
             self.clear_hash();
             return Ok(());
         }
+        let path = self.settings.eval_file.clone();
         let bytes = std::fs::read(&path).map_err(|e| {
             OptionError::Refused(format!(
                 "EvalFile: cannot read '{path}': {e}; the current net stays"

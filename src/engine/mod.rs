@@ -36,4 +36,4 @@ pub mod tt;
 
 pub use facade::{Busy, Engine, NAME};
 pub use limits::Limits;
-pub use options::{DEFAULT_EVAL_FILE, OPTIONS, OptionError, OptionKind, Settings};
+pub use options::{EVAL_FILE_OPTION, OPTIONS, OptionError, OptionKind, Settings};

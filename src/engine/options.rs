@@ -181,6 +181,9 @@ pub struct Settings {
 /// The `EvalFile` value that names the net built into the binary.
 pub const DEFAULT_EVAL_FILE: &str = "<default>";
 
+/// The name of the option that loads a net file.
+pub const EVAL_FILE_OPTION: &str = "EvalFile";
+
 impl Default for Settings {
     /// Every option at the default its entry in [`OPTIONS`] declares.
     fn default() -> Settings {
@@ -220,6 +223,11 @@ impl Settings {
     /// whose Elo levels were measured with the hand-written evaluation.
     pub fn evaluates_with_network(&self) -> bool {
         self.use_nnue && !self.limit_strength
+    }
+
+    /// Whether `EvalFile` names the net built into the binary (empty or [`DEFAULT_EVAL_FILE`]).
+    pub fn uses_built_in_net(&self) -> bool {
+        self.eval_file.is_empty() || self.eval_file == DEFAULT_EVAL_FILE
     }
 
     /// The settings a search reads.
@@ -440,7 +448,7 @@ pub static OPTIONS: [EngineOption; 21] = [
         }),
     },
     EngineOption {
-        name: "EvalFile",
+        name: EVAL_FILE_OPTION,
         kind: OptionKind::String {
             default: DEFAULT_EVAL_FILE,
         },

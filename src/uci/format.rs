@@ -8,18 +8,19 @@ use crate::engine::eval::hce::{Score, Trace};
 use crate::engine::eval::win_draw_loss;
 use crate::engine::search::{Line, MATE, MATE_BOUND, SearchResult};
 use crate::engine::tt::Bound;
-use crate::engine::{DEFAULT_EVAL_FILE, NAME, OPTIONS, OptionKind};
+use crate::engine::{NAME, OPTIONS, OptionKind, Settings};
 
 /// Sent in `id author`.
 const AUTHOR: &str = "the Rookery developers";
 
 /// The `info string` text once `EvalFile` has loaded a net: the file (or the built-in net)
 /// and the net's checksum.
-pub fn net_in_use(eval_file: &str, checksum: u64) -> String {
-    if eval_file.is_empty() || eval_file == DEFAULT_EVAL_FILE {
+pub fn net_in_use(settings: &Settings, checksum: u64) -> String {
+    if settings.uses_built_in_net() {
         format!("EvalFile: the built-in net, checksum {checksum:016x}")
     } else {
-        format!("EvalFile: net '{eval_file}' loaded, checksum {checksum:016x}")
+        let file = &settings.eval_file;
+        format!("EvalFile: net '{file}' loaded, checksum {checksum:016x}")
     }
 }
 

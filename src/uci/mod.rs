@@ -19,7 +19,7 @@ use tracing::debug;
 
 use self::parse::{Command, parse_command};
 use crate::engine::search::{Line, Reporter, SearchResult};
-use crate::engine::{Busy, Engine, OptionError};
+use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, OptionError};
 
 /// Where protocol lines and progress notes go.
 pub trait Output: Send + Sync {
@@ -148,9 +148,9 @@ impl Uci {
             Command::SetOption(Err(e)) => self.info(&e),
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
                 // Which net evaluates is worth a confirmation, as a refusal is.
-                Ok(()) if name.eq_ignore_ascii_case("EvalFile") => {
+                Ok(()) if name.eq_ignore_ascii_case(EVAL_FILE_OPTION) => {
                     let text = format::net_in_use(
-                        &self.engine.settings().eval_file,
+                        self.engine.settings(),
                         self.engine.network().checksum(),
                     );
                     self.info(&text);
