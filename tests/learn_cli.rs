@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use common::cli::rookery;
 use common::uci_client::Engine;
-use rookery::engine::eval::nnue::Network;
+use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::learn::record::decode_all;
 
 const WAIT: Duration = Duration::from_secs(20);
@@ -123,8 +123,10 @@ fn eval_file_refusals_keep_the_engine_usable() {
     }
     engine.send("setoption name EvalFile value <default>");
     let lines = engine.until(WAIT, |l| l.starts_with("info string"));
-    assert!(
-        lines.last().unwrap().contains("the built-in net, checksum"),
+    let built_in = default_network().checksum();
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!("info string EvalFile: the built-in net, checksum {built_in:016x}"),
         "{lines:?}"
     );
     engine.send("setoption name Use NNUE value true");
