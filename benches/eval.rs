@@ -39,11 +39,8 @@ fn bench_eval(c: &mut Criterion) {
     group.bench_function("nnue_refresh_kiwipete", |b| {
         b.iter(|| Accumulator::refresh(&net, black_box(chess.board())))
     });
-    for (name, kernel) in [
-        ("output_portable", Kernel::Portable),
-        ("output_avx2", Kernel::Avx2),
-    ] {
-        group.bench_function(name, |b| {
+    for kernel in Kernel::available() {
+        group.bench_function(format!("output_{}", kernel.name()), |b| {
             b.iter(|| {
                 net.output_with(
                     kernel,

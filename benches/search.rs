@@ -6,8 +6,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rookery::chess::Position;
 use rookery::engine::Limits;
-use rookery::engine::Settings;
-use rookery::engine::search::{Signals, Silent, search};
+use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::tt::ChessTable;
 
 fn bench_search(c: &mut Criterion) {
@@ -19,7 +18,7 @@ fn bench_search(c: &mut Criterion) {
         depth: Some(10),
         ..Limits::default()
     };
-    let options = Settings::default().search_options();
+    let options = SearchOptions::default();
     for (name, fen) in [
         (
             "startpos_d10",

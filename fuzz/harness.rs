@@ -15,10 +15,10 @@ use std::time::Duration;
 use rookery::chess::Position;
 use rookery::chess::perft::perft;
 use rookery::chess::zobrist::reference_key;
-use rookery::engine::search::{Signals, Silent, search};
+use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::timeman::TimeManager;
 use rookery::engine::tt::ChessTable;
-use rookery::engine::{Engine, Limits, OPTIONS, Settings};
+use rookery::engine::{Engine, Limits, OPTIONS};
 use rookery::uci::parse::{Command, parse_command, parse_go, parse_position, parse_setoption};
 use rookery::uci::{Output, Uci};
 use shakmaty::Position as _;
@@ -107,7 +107,7 @@ fn check_position(mut pos: Position) {
     let result = search(
         &pos,
         &limits,
-        &Settings::default().search_options(),
+        &SearchOptions::default(),
         &TABLE,
         &Signals::default(),
         &Silent,

@@ -5,13 +5,11 @@
 //! - [`engine`]: the chess engine behind a protocol-free facade: search, evaluation, time,
 //!   options.
 //! - [`uci`]: the UCI protocol over the engine: parsing, formatting, the input loop.
-//! - [`learn`]: training data for an evaluation learned from self-play.
+//! - [`learn`]: an evaluation learned from self-play: the data, the trainer.
 //! - [`gomoku`], [`hive`]: the other games on the hashing core.
-//! - [`cli`]: the command-line tools (`bench`, `perft`, `hashcheck`, `hash`, `hashstats`).
 //! - [`logging`]: debug logs to a file, for the `Debug Log File` option.
 
 pub mod chess;
-pub mod cli;
 pub mod engine;
 pub mod gomoku;
 pub mod hashing;

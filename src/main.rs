@@ -1,8 +1,12 @@
-//! `rookery`: command-line dispatch.
+//! `rookery`: command-line dispatch. Without a command it is the UCI engine; each tool
+//! (`bench`, `book`, `datagen`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`) is a
+//! module of [`cli`], this binary's own.
+
+mod cli;
 
 use std::process::ExitCode;
 
-use rookery::cli::{self, Outcome, args::UsageError};
+use cli::{Outcome, args::UsageError};
 
 const USAGE: &str = "\
 rookery: a UCI chess engine

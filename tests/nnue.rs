@@ -10,9 +10,10 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
 use rookery::engine::board::Board;
-use rookery::engine::eval::nnue::network::{FILE_BYTES, HEADER_BYTES, fnv1a};
+use rookery::engine::eval::nnue::network::{FILE_BYTES, HEADER_BYTES};
 use rookery::engine::eval::nnue::{Accumulator, DEFAULT_NET_BYTES, NetError, Network, accumulator};
 use rookery::engine::tt::ChessTable;
+use rookery::hashing::checksum::fnv1a;
 use rookery::learn::train::Model;
 use shakmaty::{Chess, Color, Position as _};
 
@@ -329,9 +330,13 @@ fn output_kernels_agree() {
         us[0] = 0;
         us[1] = 255;
         them[2] = 256;
-        assert_eq!(
-            net.output_with(Kernel::Portable, &us, &them),
-            net.output_with(Kernel::Avx2, &us, &them)
-        );
+        for kernel in Kernel::available() {
+            assert_eq!(
+                net.output_with(Kernel::PORTABLE, &us, &them),
+                net.output_with(kernel, &us, &them),
+                "{}",
+                kernel.name()
+            );
+        }
     }
 }

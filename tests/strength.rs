@@ -53,7 +53,7 @@ fn play(fen: &str, elo: i64, seed: u64) -> (shakmaty::Move, u64, Vec<Line>) {
         multi_pv: limit.lines,
         strength: Some(limit),
         strength_seed: seed,
-        ..Settings::default().search_options()
+        ..SearchOptions::default()
     };
     let lines = Lines::default();
     let result = search(

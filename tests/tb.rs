@@ -11,10 +11,10 @@ use common::uci_client::{Engine, WAIT, check_answer, info_value};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
+use rookery::engine::Limits;
 use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::tb::{Outcome, Tablebases};
 use rookery::engine::tt::ChessTable;
-use rookery::engine::{Limits, Settings};
 use shakmaty::{Chess, Position as _};
 use shakmaty_syzygy::Tablebase;
 
@@ -138,7 +138,7 @@ fn play_out(mut pos: Position, tb: &Arc<Tablebases>, plies: usize) -> (Position,
     let table = ChessTable::new(4).unwrap();
     let options = SearchOptions {
         tablebases: Some(Arc::clone(tb)),
-        ..Settings::default().search_options()
+        ..SearchOptions::default()
     };
     let limits = Limits {
         nodes: Some(3000),

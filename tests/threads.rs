@@ -9,7 +9,6 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
 use rookery::engine::Limits;
-use rookery::engine::Settings;
 use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::tt::ChessTable;
 
@@ -28,7 +27,7 @@ fn searches_stopped_at_random_moments_return_legal_moves() {
     for cycle in 0..60 {
         let options = SearchOptions {
             threads: 1 + cycle % 4,
-            ..Settings::default().search_options()
+            ..SearchOptions::default()
         };
         let signals = Signals::default();
         let wait = Duration::from_micros(rng.random_range(0..20_000));
@@ -66,7 +65,7 @@ fn a_stop_before_the_search_starts_still_gives_a_legal_move() {
     for threads in [1, 2, 4] {
         let options = SearchOptions {
             threads,
-            ..Settings::default().search_options()
+            ..SearchOptions::default()
         };
         let signals = Signals::default();
         signals.stop.store(true, Relaxed);
@@ -83,7 +82,7 @@ fn helpers_share_the_table_and_agree_on_a_mate() {
     let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", false).unwrap();
     let options = SearchOptions {
         threads: 4,
-        ..Settings::default().search_options()
+        ..SearchOptions::default()
     };
     let limits = Limits {
         depth: Some(6),

@@ -2,7 +2,8 @@
 
 use super::Outcome;
 use super::args::{UsageError, number};
-use crate::engine::{Settings, bench};
+use rookery::engine::bench;
+use rookery::engine::eval::nnue::default_network;
 
 /// Runs `rookery bench` with the words after `bench`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
@@ -11,8 +12,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         [depth] => number::<u32>(depth, "DEPTH")?.clamp(1, 30),
         _ => return Err(UsageError("usage: rookery bench [DEPTH]".into())),
     };
-    let network = Settings::default().search_options().network;
-    let result = bench::run(depth, network, |i, fen, nodes| {
+    let result = bench::run(depth, Some(default_network()), |i, fen, nodes| {
         eprintln!(
             "position {i:2}/{}: {nodes:>10} nodes  {fen}",
             bench::POSITIONS.len()

@@ -22,8 +22,8 @@ use shakmaty::san::SanPlus;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
-use crate::chess::Position;
-use crate::engine::book::{Book, BookEntry};
+use rookery::chess::Position;
+use rookery::engine::book::{Book, BookEntry};
 
 /// Usage text.
 pub const USAGE: &str =

@@ -1,4 +1,4 @@
-//! `rookery datagen --out DIR`: self-play training data (see [`crate::learn::datagen`]).
+//! `rookery datagen --out DIR`: self-play training data (see [`rookery::learn::datagen`]).
 //!
 //! Records are appended to `DIR/selfplay.bin`; progress (games, positions, positions per
 //! second, W/D/L) goes to stderr every ten seconds. The run stops after `--games` games, or
@@ -13,10 +13,9 @@ use std::time::Duration;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
-use crate::chess::Position;
-use crate::engine::Settings;
-use crate::engine::eval::nnue::Network;
-use crate::learn::datagen::{self, DatagenConfig};
+use rookery::chess::Position;
+use rookery::engine::eval::nnue::{Network, default_network};
+use rookery::learn::datagen::{self, DatagenConfig};
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] \
@@ -66,7 +65,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             Some(Arc::new(net))
         }
         (None, true) => None,
-        (None, false) => Settings::default().search_options().network,
+        (None, false) => Some(default_network()),
     };
     let evaluation = match &network {
         Some(net) => format!("net {:016x}", net.checksum()),

@@ -10,9 +10,9 @@
 
 use super::Outcome;
 use super::args::{Args, UsageError};
-use crate::gomoku::{Geometry, parse_moves};
-use crate::hashing::{DualKey, Key};
-use crate::hive::{compact, parse_game_string_lenient};
+use rookery::gomoku::{Geometry, parse_moves};
+use rookery::hashing::{DualKey, Key};
+use rookery::hive::{compact, parse_game_string_lenient};
 
 /// Usage text.
 pub const USAGE: &str = "\

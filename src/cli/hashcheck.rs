@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use super::args::{Args, UsageError};
 use super::{Outcome, epd_roots, nps};
-use crate::chess::hashcheck::HashCheck;
+use rookery::chess::hashcheck::HashCheck;
 
 /// Usage text.
 pub const USAGE: &str =

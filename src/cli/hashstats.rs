@@ -8,23 +8,23 @@ use std::time::Instant;
 
 use super::args::{Args, UsageError};
 use super::{Outcome, epd_roots};
-use crate::chess::Position;
-use crate::chess::walk::{self as chess_walk, ChessCode};
-use crate::chess::zobrist::POLYGLOT;
-use crate::gomoku::walk::{self as gomoku_walk, GomokuCode};
-use crate::gomoku::{Geometry, GomokuKeys};
-use crate::hashing::quality::{
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rookery::chess::Position;
+use rookery::chess::walk::{self as chess_walk, ChessCode};
+use rookery::chess::zobrist::POLYGLOT;
+use rookery::gomoku::walk::{self as gomoku_walk, GomokuCode};
+use rookery::gomoku::{Geometry, GomokuKeys};
+use rookery::hashing::quality::{
     CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits,
     first_collisions, sanity,
 };
-use crate::hashing::{DualKey, Key, TableKey};
-use crate::hive::compact::CompactKey;
-use crate::hive::walk::{self as hive_walk, PlacedCode};
-use crate::hive::{
+use rookery::hashing::{DualKey, Key, TableKey};
+use rookery::hive::compact::CompactKey;
+use rookery::hive::walk::{self as hive_walk, PlacedCode};
+use rookery::hive::{
     Hex, Hive, HiveKeys, SC2020_CELLS, WINDOW_CELLS, parse_game_string, sc2020_cell,
 };
-use rand::rngs::ChaCha8Rng;
-use rand::{RngExt, SeedableRng};
 
 /// Usage text.
 pub const USAGE: &str = "\

@@ -15,9 +15,9 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::chess::Position;
-use crate::chess::epd::{self, PerftCase};
 use args::UsageError;
+use rookery::chess::Position;
+use rookery::chess::epd::{self, PerftCase};
 
 /// What a tool run ended with.
 pub enum Outcome {

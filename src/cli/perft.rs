@@ -5,9 +5,9 @@ use std::time::Instant;
 
 use super::args::{Args, UsageError, number};
 use super::{Outcome, case_position, nps, read_suite};
-use crate::chess::Position;
-use crate::chess::perft::{PerftEntry, divide_report, perft, perft_hashed};
-use crate::hashing::Table;
+use rookery::chess::Position;
+use rookery::chess::perft::{PerftEntry, divide_report, perft, perft_hashed};
+use rookery::hashing::Table;
 
 /// Usage text.
 pub const USAGE: &str = "\

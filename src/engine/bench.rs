@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 
 use super::eval::nnue::Network;
 use super::limits::Limits;
-use super::options::Settings;
 use super::search::{SearchOptions, Signals, Silent, search};
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -88,7 +87,7 @@ pub fn run(
     };
     let options = SearchOptions {
         network,
-        ..Settings::default().search_options()
+        ..SearchOptions::default()
     };
     let start = Instant::now();
     let mut nodes = 0;

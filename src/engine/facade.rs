@@ -5,6 +5,7 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
@@ -16,8 +17,9 @@ use super::eval::hce::{Trace, trace};
 use super::eval::nnue::accumulator::evaluate_position;
 use super::eval::nnue::{Network, default_network};
 use super::limits::Limits;
-use super::options::{self, OptionError, Settings};
-use super::search::{Reporter, SearchResult, Signals, search, wait_for_release};
+use super::options::{self, Effect, OptionError, Settings};
+use super::search::{Reporter, SearchOptions, SearchResult, Signals, search, wait_for_release};
+use super::strength::StrengthLimit;
 use super::tb::Tablebases;
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -48,7 +50,6 @@ pub struct Engine {
     position: Position,
     table: Arc<ChessTable>,
     settings: Settings,
-    debug: bool,
     signals: Arc<Signals>,
     searching: Option<JoinHandle<()>>,
     book: Option<Arc<Book>>,
@@ -82,7 +83,6 @@ impl Engine {
             position: Position::startpos(),
             table: Arc::new(ChessTable::new(mib)?),
             settings,
-            debug: false,
             signals: Arc::new(Signals::default()),
             searching: None,
             book: None,
@@ -113,16 +113,6 @@ impl Engine {
         self.position = position;
     }
 
-    /// Turns debug mode on or off.
-    pub fn set_debug(&mut self, on: bool) {
-        self.debug = on;
-    }
-
-    /// Whether debug mode is on.
-    pub fn debug(&self) -> bool {
-        self.debug
-    }
-
     /// Sets the option called `name` (any case) from its text value. Refused while a
     /// search runs; on any error the settings are as before.
     pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
@@ -134,7 +124,7 @@ impl Engine {
         let before = self.settings.clone();
         option.store(&mut self.settings, &value);
         if let Some(effect) = option.effect()
-            && let Err(e) = effect(self)
+            && let Err(e) = self.carry_out(effect)
         {
             self.settings = before;
             return Err(e);
@@ -142,8 +132,31 @@ impl Engine {
         Ok(())
     }
 
+    /// What setting an option does beyond keeping its value.
+    fn carry_out(&mut self, effect: Effect) -> Result<(), OptionError> {
+        match effect {
+            Effect::OpenLogFile => self.open_log_file(),
+            Effect::ResizeHash => self.resize_hash(),
+            Effect::ClearHash => {
+                self.clear_hash();
+                Ok(())
+            }
+            Effect::SyncCastlingMode => {
+                self.sync_castling_mode();
+                Ok(())
+            }
+            Effect::OpenBook => self.open_book(),
+            Effect::SeedBookChoice => {
+                self.seed_book_choice();
+                Ok(())
+            }
+            Effect::OpenTablebases => self.open_tablebases(),
+            Effect::OpenEvalFile => self.open_eval_file(),
+        }
+    }
+
     /// Opens (or, when empty, closes) the debug log file of the settings.
-    pub(super) fn open_log_file(&mut self) -> Result<(), OptionError> {
+    fn open_log_file(&mut self) -> Result<(), OptionError> {
         let path = &self.settings.log_file;
         logging::set_log_file(path)
             .map_err(|e| OptionError::Refused(format!("cannot open log file '{path}': {e}")))
@@ -151,7 +164,7 @@ impl Engine {
 
     /// Gives the table the size of the settings; it starts empty. Refused, keeping the old
     /// table, when the system has less memory available or the allocation fails.
-    pub(super) fn resize_hash(&mut self) -> Result<(), OptionError> {
+    fn resize_hash(&mut self) -> Result<(), OptionError> {
         let mib = self.settings.hash_mib;
         let keeping = self.table.bytes() >> 20;
         if let Some(available) = available_memory_mib()
@@ -173,7 +186,7 @@ impl Engine {
 
     /// Opens the book of the settings (none when the path is empty). A file that cannot be
     /// read, is empty, misaligned or unsorted is refused and no book is used.
-    pub(super) fn open_book(&mut self) -> Result<(), OptionError> {
+    fn open_book(&mut self) -> Result<(), OptionError> {
         self.book = None;
         let path = &self.settings.book_file;
         if path.is_empty() {
@@ -187,7 +200,7 @@ impl Engine {
 
     /// Loads the tablebases of the settings (none when the path is empty). A directory that
     /// cannot be read, or a path with no table in it, is refused and no tablebases are used.
-    pub(super) fn open_tablebases(&mut self) -> Result<(), OptionError> {
+    fn open_tablebases(&mut self) -> Result<(), OptionError> {
         self.tablebases = None;
         let path = &self.settings.syzygy_path;
         if path.is_empty() {
@@ -203,7 +216,7 @@ impl Engine {
     /// Loads the net of the settings' `EvalFile` (the built-in one for `<default>` or
     /// empty). A file that cannot be read, is cut short, damaged or of another architecture
     /// is refused, and the current net stays.
-    pub(super) fn open_eval_file(&mut self) -> Result<(), OptionError> {
+    fn open_eval_file(&mut self) -> Result<(), OptionError> {
         if self.settings.uses_built_in_net() {
             self.network = default_network();
             self.clear_hash();
@@ -231,18 +244,34 @@ impl Engine {
         &self.network
     }
 
-    /// The largest piece count of the loaded tablebases (0 without any).
-    pub fn tablebase_pieces(&self) -> usize {
-        self.tablebases.as_ref().map_or(0, |tb| tb.max_pieces())
-    }
-
     /// Reseeds the random book choice from the settings (0: from the clock).
-    pub(super) fn seed_book_choice(&mut self) {
+    fn seed_book_choice(&mut self) {
         let seed = match self.settings.book_seed {
             0 => clock_seed(),
             seed => seed,
         };
         self.book_rng = ChaCha8Rng::seed_from_u64(seed);
+    }
+
+    /// What a search reads of the settings, with the engine's tablebases and net.
+    fn search_options(&self) -> SearchOptions {
+        let settings = &self.settings;
+        SearchOptions {
+            threads: settings.threads,
+            multi_pv: settings.multi_pv,
+            move_overhead: Duration::from_millis(settings.move_overhead_ms),
+            tablebases: self.tablebases.clone(),
+            tb_probe_depth: settings.syzygy_probe_depth,
+            tb_probe_limit: settings.syzygy_probe_limit,
+            tb_fifty_move_rule: settings.syzygy_fifty_move_rule,
+            strength: settings
+                .limit_strength
+                .then(|| StrengthLimit::for_elo(settings.elo)),
+            strength_seed: 0,
+            network: settings
+                .evaluates_with_network()
+                .then(|| Arc::clone(&self.network)),
+        }
     }
 
     /// The book's move for the current position, when the book is on and has one that
@@ -267,7 +296,7 @@ impl Engine {
     }
 
     /// Puts the position's castling notation in line with the settings.
-    pub(super) fn sync_castling_mode(&mut self) {
+    fn sync_castling_mode(&mut self) {
         let mode = self.castling_mode();
         self.position.set_castling_mode(mode);
     }
@@ -295,12 +324,10 @@ impl Engine {
         self.signals = Arc::clone(&signals);
         let book_entry = self.book_entry(&limits);
         let table = Arc::clone(&self.table);
-        let mut options = self.settings.search_options();
-        options.tablebases = self.tablebases.clone();
-        if self.settings.evaluates_with_network() {
-            options.network = Some(Arc::clone(&self.network));
-        }
-        options.strength_seed = self.strength_rng.next_u64();
+        let options = SearchOptions {
+            strength_seed: self.strength_rng.next_u64(),
+            ..self.search_options()
+        };
         let pos = self.position.clone();
         let spawned = std::thread::Builder::new()
             .name("search".into())
@@ -395,11 +422,7 @@ impl Engine {
         if self.is_searching() {
             return Err(Busy);
         }
-        let network = self
-            .settings
-            .evaluates_with_network()
-            .then(|| Arc::clone(&self.network));
-        Ok(bench::run(depth, network, progress))
+        Ok(bench::run(depth, self.search_options().network, progress))
     }
 }
 
@@ -416,4 +439,29 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_network_evaluates_by_default_but_not_at_a_limited_strength() {
+        let mut engine = Engine::with_hash(1).expect("1 MiB");
+        assert!(engine.settings().evaluates_with_network());
+        assert!(engine.search_options().network.is_some());
+        engine.set_option("UCI_LimitStrength", "true").unwrap();
+        assert!(!engine.settings().evaluates_with_network());
+        assert!(engine.search_options().network.is_none());
+        engine.set_option("UCI_LimitStrength", "false").unwrap();
+        engine.set_option("Use NNUE", "false").unwrap();
+        assert!(engine.search_options().network.is_none());
+    }
+
+    #[test]
+    fn search_options_default_to_the_default_settings() {
+        let engine = Engine::with_hash(1).expect("1 MiB");
+        let ours = format!("{:?}", engine.search_options());
+        assert_eq!(ours, format!("{:?}", SearchOptions::default()));
+    }
 }

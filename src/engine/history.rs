@@ -4,7 +4,7 @@
 
 use shakmaty::{Color, Move, Piece, Square};
 
-use super::movepick::MAX_PLY;
+use super::score::MAX_PLY;
 
 /// History scores stay within this magnitude.
 const HISTORY_MAX: i32 = 16_384;

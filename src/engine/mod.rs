@@ -10,6 +10,7 @@
 //!   parameters in [`search::params`].
 //! - [`movepick`], [`history`], [`see`]: move ordering and what it learns;
 //!   [`correction`]: what the search learns about the static evaluation.
+//! - [`score`]: the score vocabulary: bounds, mate and tablebase scores, table conversions.
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
@@ -27,6 +28,7 @@ pub mod limits;
 pub mod movepick;
 pub mod options;
 pub mod packed;
+pub mod score;
 pub mod search;
 pub mod see;
 pub mod strength;

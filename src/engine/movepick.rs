@@ -9,10 +9,8 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::history::{Heuristics, Lineage};
+use super::score::MAX_PLY;
 use super::see::{SEE_VALUE, see_ge};
-
-/// Deepest ply the search keeps per-ply state for.
-pub const MAX_PLY: usize = 128;
 
 /// True for moves that change material: captures and promotions.
 pub fn is_tactical(mv: Move) -> bool {

@@ -1,16 +1,13 @@
 //! The one table of engine options. Each entry gives the option's name, its kind with the
 //! default and range, where its value is kept in [`Settings`], and, when setting it does
-//! more than keep a value, the effect on the engine. The UCI `uci` listing prints this
-//! table, `setoption` reads values through it, and tests and fuzzers take names from it.
+//! more than keep a value, the [`Effect`] the engine carries out. The UCI `uci` listing
+//! prints this table, `setoption` reads values through it, and tests and fuzzers take
+//! names from it.
 //!
-//! Adding an option is one entry in [`OPTIONS`] (and the field it writes, if new).
+//! Adding an option is one entry in [`OPTIONS`] (and the field it writes, or the effect
+//! the engine matches on, if new).
 
-use std::time::Duration;
-
-use super::eval::nnue::default_network;
-use super::facade::Engine;
-use super::search::SearchOptions;
-use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, StrengthLimit};
+use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
 
 /// How an option is set, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -229,28 +226,29 @@ impl Settings {
     pub fn uses_built_in_net(&self) -> bool {
         self.eval_file.is_empty() || self.eval_file == DEFAULT_EVAL_FILE
     }
-
-    /// The settings a search reads.
-    pub fn search_options(&self) -> SearchOptions {
-        SearchOptions {
-            threads: self.threads,
-            multi_pv: self.multi_pv,
-            move_overhead: Duration::from_millis(self.move_overhead_ms),
-            tablebases: None,
-            tb_probe_depth: self.syzygy_probe_depth,
-            tb_probe_limit: self.syzygy_probe_limit,
-            tb_fifty_move_rule: self.syzygy_fifty_move_rule,
-            strength: self
-                .limit_strength
-                .then(|| StrengthLimit::for_elo(self.elo)),
-            strength_seed: 0,
-            network: self.evaluates_with_network().then(default_network),
-        }
-    }
 }
 
-/// What setting an option does to the engine beyond keeping its value.
-pub type Effect = fn(&mut Engine) -> Result<(), OptionError>;
+/// What setting an option does to the engine beyond keeping its value; the engine carries
+/// it out after the value is stored, and restores the old settings when it fails.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Opens (or closes) the debug log file.
+    OpenLogFile,
+    /// Gives the table its new size.
+    ResizeHash,
+    /// Empties the table.
+    ClearHash,
+    /// Puts the position's castling notation in line with `UCI_Chess960`.
+    SyncCastlingMode,
+    /// Opens the opening book.
+    OpenBook,
+    /// Reseeds the random book choice.
+    SeedBookChoice,
+    /// Loads the endgame tablebases.
+    OpenTablebases,
+    /// Loads the network file.
+    OpenEvalFile,
+}
 
 /// One engine option.
 pub struct EngineOption {
@@ -260,8 +258,7 @@ pub struct EngineOption {
     pub kind: OptionKind,
     /// Keeps a value in the settings.
     store: fn(&mut Settings, &OptionValue),
-    /// What setting it does beyond keeping the value, after it is stored; on an error
-    /// the old settings are restored.
+    /// What setting it does beyond keeping the value.
     effect: Option<Effect>,
 }
 
@@ -272,7 +269,7 @@ impl EngineOption {
     }
 
     /// The effect of setting the option beyond keeping its value, if any.
-    pub(super) fn effect(&self) -> Option<Effect> {
+    pub fn effect(&self) -> Option<Effect> {
         self.effect
     }
 }
@@ -286,7 +283,7 @@ pub static OPTIONS: [EngineOption; 21] = [
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
         store: |s, v| s.log_file = v.text().to_string(),
-        effect: Some(Engine::open_log_file),
+        effect: Some(Effect::OpenLogFile),
     },
     EngineOption {
         name: "Threads",
@@ -306,16 +303,13 @@ pub static OPTIONS: [EngineOption; 21] = [
             max: 65_536,
         },
         store: |s, v| s.hash_mib = v.spin() as usize,
-        effect: Some(Engine::resize_hash),
+        effect: Some(Effect::ResizeHash),
     },
     EngineOption {
         name: "Clear Hash",
         kind: OptionKind::Button,
         store: keep_nothing,
-        effect: Some(|engine| {
-            engine.clear_hash();
-            Ok(())
-        }),
+        effect: Some(Effect::ClearHash),
     },
     EngineOption {
         name: "Ponder",
@@ -347,10 +341,7 @@ pub static OPTIONS: [EngineOption; 21] = [
         name: "UCI_Chess960",
         kind: OptionKind::Check { default: false },
         store: |s, v| s.chess960 = v.check(),
-        effect: Some(|engine| {
-            engine.sync_castling_mode();
-            Ok(())
-        }),
+        effect: Some(Effect::SyncCastlingMode),
     },
     EngineOption {
         name: "OwnBook",
@@ -362,7 +353,7 @@ pub static OPTIONS: [EngineOption; 21] = [
         name: "BookFile",
         kind: OptionKind::String { default: "" },
         store: |s, v| s.book_file = v.text().to_string(),
-        effect: Some(Engine::open_book),
+        effect: Some(Effect::OpenBook),
     },
     EngineOption {
         name: "BookVariety",
@@ -378,16 +369,13 @@ pub static OPTIONS: [EngineOption; 21] = [
             max: 4_294_967_295,
         },
         store: |s, v| s.book_seed = v.spin() as u64,
-        effect: Some(|engine| {
-            engine.seed_book_choice();
-            Ok(())
-        }),
+        effect: Some(Effect::SeedBookChoice),
     },
     EngineOption {
         name: "SyzygyPath",
         kind: OptionKind::String { default: "" },
         store: |s, v| s.syzygy_path = v.text().to_string(),
-        effect: Some(Engine::open_tablebases),
+        effect: Some(Effect::OpenTablebases),
     },
     EngineOption {
         name: "SyzygyProbeDepth",
@@ -442,10 +430,7 @@ pub static OPTIONS: [EngineOption; 21] = [
         kind: OptionKind::Check { default: true },
         store: |s, v| s.use_nnue = v.check(),
         // The table's static evaluations come from the other evaluation.
-        effect: Some(|engine| {
-            engine.clear_hash();
-            Ok(())
-        }),
+        effect: Some(Effect::ClearHash),
     },
     EngineOption {
         name: EVAL_FILE_OPTION,
@@ -453,7 +438,7 @@ pub static OPTIONS: [EngineOption; 21] = [
             default: DEFAULT_EVAL_FILE,
         },
         store: |s, v| s.eval_file = v.text().to_string(),
-        effect: Some(Engine::open_eval_file),
+        effect: Some(Effect::OpenEvalFile),
     },
 ];
 
@@ -465,19 +450,6 @@ pub fn find(name: &str) -> Option<&'static EngineOption> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_network_evaluates_by_default_but_not_at_a_limited_strength() {
-        let mut settings = Settings::default();
-        assert!(settings.evaluates_with_network());
-        assert!(settings.search_options().network.is_some());
-        settings.limit_strength = true;
-        assert!(!settings.evaluates_with_network());
-        assert!(settings.search_options().network.is_none());
-        settings.limit_strength = false;
-        settings.use_nnue = false;
-        assert!(settings.search_options().network.is_none());
-    }
 
     #[test]
     fn defaults_fit_their_ranges_and_names_are_unique() {

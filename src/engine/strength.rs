@@ -14,7 +14,7 @@
 
 use rand::{Rng, RngExt};
 
-use super::search::MATE_BOUND;
+use super::score::{MATE, MATE_BOUND};
 
 /// Weakest level offered.
 pub const ELO_MIN: i64 = 1320;
@@ -144,7 +144,7 @@ impl StrengthLimit {
         let Some(Some(best)) = scores.first().copied() else {
             return 0;
         };
-        if best >= super::search::MATE - 1 {
+        if best >= MATE - 1 {
             return 0;
         }
         let weights: Vec<f64> = scores
@@ -171,7 +171,6 @@ impl StrengthLimit {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::search::MATE;
     use rand::SeedableRng;
     use rand::rngs::ChaCha8Rng;
 

@@ -9,13 +9,7 @@ use std::path::Path;
 use shakmaty::{Chess, Move, Position as _};
 use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
 
-use super::movepick::MAX_PLY;
-use super::search::MATE_BOUND;
-
-/// The score of a tablebase win at the root: below every mate, above every evaluation.
-pub const TB_WIN: i32 = MATE_BOUND - 1000;
-/// Scores beyond this are tablebase wins or mates.
-pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+use super::score::TB_WIN;
 
 /// Loaded tables: the directories given, their largest piece count.
 #[derive(Debug)]

@@ -3,9 +3,10 @@
 //! Nothing here knows about chess, Hive or gomoku; each game maps its features to indices of
 //! a [`KeyTable`] and defines its own [`TableEntry`]. Games that want more get a second,
 //! independent verification key ([`DualKeyTable`]) and keys that are canonical under a
-//! symmetry group ([`SymmetricKeyTable`]).
+//! symmetry group ([`SymmetricKeyTable`]). [`checksum`] guards the files Rookery writes.
 
 mod bound;
+pub mod checksum;
 mod dual;
 mod key;
 pub mod quality;

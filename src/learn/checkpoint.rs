@@ -10,7 +10,7 @@ use std::io;
 use std::path::Path;
 
 use super::train::{Adam, Model, PARAMS};
-use crate::engine::eval::nnue::network::fnv1a;
+use crate::hashing::checksum::fnv1a;
 
 const MAGIC: [u8; 4] = *b"RKCK";
 const VERSION: u32 = 2;

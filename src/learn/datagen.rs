@@ -33,11 +33,10 @@ use shakmaty::{Color, Move, Position as _};
 
 use super::record::{GameResult, RECORD_BYTES, Record};
 use crate::chess::Position;
-use crate::engine::Settings;
 use crate::engine::eval::nnue::Network;
 use crate::engine::limits::Limits;
-use crate::engine::search::{MATE_BOUND, SearchOptions, Signals, Silent, search};
-use crate::engine::tb::TB_BOUND;
+use crate::engine::score::{MATE_BOUND, TB_BOUND};
+use crate::engine::search::{SearchOptions, Signals, Silent, search};
 use crate::engine::tt::ChessTable;
 
 /// A score (centipawns, side to move) beyond which a game counts as won...
@@ -145,7 +144,7 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
         threads: 1,
         multi_pv: 1,
         network: config.network.clone(),
-        ..Settings::default().search_options()
+        ..SearchOptions::default()
     };
     let limits = Limits {
         nodes: Some(config.nodes),

@@ -21,8 +21,9 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 
 use super::dataset::{Sample, other_side, sigmoid};
-use crate::engine::eval::nnue::network::{FNV_OFFSET, QA, QB, SCALE, fnv1a_continue};
+use crate::engine::eval::nnue::network::{QA, QB, SCALE};
 use crate::engine::eval::nnue::{HIDDEN, INPUTS, Network};
+use crate::hashing::checksum::{FNV_OFFSET, fnv1a_continue};
 
 /// Largest weight magnitude: a quantised output weight (`x QB`) stays within `i16`, and 32
 /// feature rows plus a bias (`x QA`) within `i16`.

@@ -6,7 +6,8 @@ use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 use crate::chess::Position;
 use crate::engine::eval::hce::{Score, Trace};
 use crate::engine::eval::win_draw_loss;
-use crate::engine::search::{Line, MATE, MATE_BOUND, SearchResult};
+use crate::engine::score::{MATE, MATE_BOUND};
+use crate::engine::search::{Line, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{NAME, OPTIONS, OptionKind, Settings};
 

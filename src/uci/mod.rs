@@ -144,7 +144,9 @@ impl Uci {
                 }
             }
             Command::IsReady => self.send("readyok"),
-            Command::Debug(on) => self.engine.set_debug(on),
+            // Accepted, and like Stockfish's, changes nothing: debug output goes to the
+            // `Debug Log File`.
+            Command::Debug => {}
             Command::SetOption(Err(e)) => self.info(&e),
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
                 // Which net evaluates is worth a confirmation, as a refusal is.

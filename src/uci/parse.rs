@@ -23,8 +23,8 @@ pub enum Command {
     Uci,
     /// `isready`.
     IsReady,
-    /// `debug on|off` (anything but `off` turns it on).
-    Debug(bool),
+    /// `debug on|off`: accepted, and without effect.
+    Debug,
     /// `setoption name N [value V]`, or why it is not well formed.
     SetOption(Result<(String, String), String>),
     /// `ucinewgame`.
@@ -62,7 +62,7 @@ pub fn parse_command(line: &str) -> Command {
         ("", _) => Command::Empty,
         ("uci", _) => Command::Uci,
         ("isready", _) => Command::IsReady,
-        ("debug", _) => Command::Debug(rest != "off"),
+        ("debug", _) => Command::Debug,
         ("setoption", _) => {
             Command::SetOption(parse_setoption(rest).ok_or_else(|| {
                 "setoption needs: setoption name <name> [value <value>]".to_string()

@@ -11,13 +11,10 @@ pub mod nnue;
 
 use std::sync::Arc;
 
-use super::tb::TB_BOUND;
-
-use nnue::{Accumulator, Network};
 use shakmaty::{Chess, Move, Position};
 
-/// The largest static evaluation: below every tablebase and mate score.
-pub const MAX_EVAL: i32 = TB_BOUND - 1;
+use self::nnue::{Accumulator, Network};
+use super::score::TB_BOUND;
 
 /// Expected outcome of a score, in permille: `[win, draw, loss]` for the side the score is
 /// for. A logistic curve on each side (a win grows likely past about +1.5 pawns); mate and

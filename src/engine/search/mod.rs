@@ -20,27 +20,20 @@ use tracing::{debug, error, instrument};
 use self::params::*;
 use super::board::Board;
 use super::correction::Correction;
-use super::eval::nnue::Network;
+use super::eval::nnue::{Network, default_network};
 use super::history::Heuristics;
 use super::limits::Limits;
-use super::movepick::MAX_PLY;
 use super::packed::PackedMove;
+use super::score::{
+    INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, NO_EVAL, TB_BOUND, score_to_tt,
+};
 use super::strength::StrengthLimit;
-use super::tb::{TB_BOUND, Tablebases};
+use super::tb::Tablebases;
 use super::timeman::{SoftScale, TimeManager};
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
 use crate::hashing::TableKey;
 
-/// Above every real score.
-pub const INFINITE: i32 = 32_001;
-/// The score of being mated now; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
-/// Scores beyond this are mate scores.
-pub const MATE_BOUND: i32 = MATE - 1000;
-/// Deepest iteration.
-pub const MAX_DEPTH: i32 = 100;
-const NO_EVAL: i16 = i16::MIN;
 /// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
 const HELPER_STACK: usize = 32 << 20;
 /// Nodes between two looks at the clock and node budget (a power of two).
@@ -73,7 +66,8 @@ impl Signals {
     }
 }
 
-/// Settings that shape a search (their defaults are the engine options' defaults).
+/// Settings that shape a search. The defaults are the engine options' defaults: one
+/// thread, one line, 10 ms overhead, no tablebases, no strength limit, the built-in net.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Search threads (1 = no helpers).
@@ -96,6 +90,23 @@ pub struct SearchOptions {
     pub strength_seed: u64,
     /// The network that evaluates; the hand-written evaluation when `None`.
     pub network: Option<Arc<Network>>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            threads: 1,
+            multi_pv: 1,
+            move_overhead: Duration::from_millis(10),
+            tablebases: None,
+            tb_probe_depth: 1,
+            tb_probe_limit: 7,
+            tb_fifty_move_rule: true,
+            strength: None,
+            strength_seed: 0,
+            network: Some(default_network()),
+        }
+    }
 }
 
 /// One completed principal variation, as reported while searching.
@@ -153,30 +164,6 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
-}
-
-/// Scores in the table are relative to the node, not the root: mate distances are stored
-/// from the node on and converted back when read.
-fn score_to_tt(score: i32, ply: usize) -> i16 {
-    let ply = ply as i32;
-    (if score >= MATE_BOUND {
-        score + ply
-    } else if score <= -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }) as i16
-}
-
-fn score_from_tt(score: i16, ply: usize) -> i32 {
-    let (score, ply) = (i32::from(score), ply as i32);
-    if score >= MATE_BOUND {
-        score - ply
-    } else if score <= -MATE_BOUND {
-        score + ply
-    } else {
-        score
-    }
 }
 
 /// Late-move reduction by depth and move number.
@@ -943,19 +930,4 @@ impl Worker<'_> {
 /// The piece a move puts down and where (what counter moves are keyed by).
 fn landing(board: &Board, mv: Move) -> (Piece, Square) {
     (mv.role().of(board.turn()), mv.to())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mate_scores_survive_the_table_round_trip() {
-        for (score, ply) in [(MATE - 5, 3), (-MATE + 8, 6), (123, 9), (-40, 0)] {
-            let stored = score_to_tt(score, ply);
-            assert_eq!(score_from_tt(stored, ply), score);
-        }
-        // Mate in 5 from the root found 3 plies deep is mate in 2 from that node.
-        assert_eq!(i32::from(score_to_tt(MATE - 5, 3)), MATE - 2);
-    }
 }

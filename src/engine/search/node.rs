@@ -5,14 +5,14 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, Position as _};
 
 use super::params::*;
-use super::{
-    BestSoFar, INFINITE, Improvement, MATE, MATE_BOUND, NO_EVAL, Worker, landing, score_from_tt,
-};
-use crate::engine::eval::MAX_EVAL;
+use super::{BestSoFar, Improvement, Worker, landing};
 use crate::engine::history::{Lineage, PieceTo};
-use crate::engine::movepick::{MAX_PLY, MovePicker, TacticalPicker, is_tactical};
+use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
+use crate::engine::score::{
+    INFINITE, MATE, MATE_BOUND, MAX_EVAL, MAX_PLY, NO_EVAL, TB_BOUND, score_from_tt,
+};
 use crate::engine::see::see_ge;
-use crate::engine::tb::{Outcome, TB_BOUND};
+use crate::engine::tb::Outcome;
 use crate::engine::tt::Bound;
 use crate::hashing::TableKey;
 

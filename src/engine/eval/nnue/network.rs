@@ -29,7 +29,8 @@ use std::fmt;
 
 use shakmaty::{Color, Piece, Square};
 
-use crate::engine::eval::MAX_EVAL;
+use crate::engine::score::MAX_EVAL;
+use crate::hashing::checksum::fnv1a;
 
 /// Inputs per perspective: 2 colours (own, enemy) x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
@@ -87,6 +88,8 @@ pub struct Network {
     pub output_weights: Box<[[i16; HIDDEN]; 2]>,
     /// Output bias.
     pub output_bias: i32,
+    /// The output kernel, chosen once when the net is made.
+    kernel: Kernel,
 }
 
 impl fmt::Debug for Network {
@@ -135,23 +138,6 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// FNV-1a, 64 bits.
-pub fn fnv1a(bytes: &[u8]) -> u64 {
-    fnv1a_continue(FNV_OFFSET, bytes)
-}
-
-/// The FNV-1a starting value.
-pub const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
-/// FNV-1a 64 of `bytes` continued from the hash of what came before them.
-pub fn fnv1a_continue(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
 fn header() -> [u8; HEADER_BYTES] {
     let mut bytes = [0u8; HEADER_BYTES];
     bytes[0..4].copy_from_slice(&MAGIC);
@@ -180,6 +166,7 @@ impl Network {
             feature_bias: Box::new([0; HIDDEN]),
             output_weights: Box::new([[0; HIDDEN]; 2]),
             output_bias: 0,
+            kernel: Kernel::best(),
         }
     }
 
@@ -261,7 +248,12 @@ impl Network {
     /// The output in centipawns for the side to move, from both sides' accumulators.
     #[inline]
     pub fn output(&self, us: &[i16; HIDDEN], them: &[i16; HIDDEN]) -> i32 {
-        self.output_with(Kernel::detect(), us, them)
+        self.output_with(self.kernel, us, them)
+    }
+
+    /// The kernel [`Network::output`] runs.
+    pub fn kernel(&self) -> Kernel {
+        self.kernel
     }
 
     /// [`Network::output`] computed with a chosen kernel (for tests and benchmarks).
@@ -277,40 +269,72 @@ impl Network {
     }
 }
 
-/// The code that computes the output layer.
+/// The code that computes the output layer: a kernel exists only for a processor that
+/// runs it, so choosing one checks the processor once and computing with it never does.
+///
+/// ```
+/// use rookery::engine::eval::nnue::Kernel;
+/// assert!(Kernel::available().contains(&Kernel::PORTABLE));
+/// assert!(Kernel::available().contains(&Kernel::best()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    /// The portable loop, which the compiler vectorises for the build's baseline (SSE2).
+pub struct Kernel(Instructions);
+
+/// The instructions a [`Kernel`] is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Instructions {
+    /// The portable loop, which the compiler vectorises for the build's target.
     Portable,
-    /// The same loop compiled for AVX2; only on processors that have it.
+    /// The same arithmetic with AVX2 intrinsics.
+    #[cfg(target_arch = "x86_64")]
     Avx2,
 }
 
 impl Kernel {
-    /// The fastest kernel this processor runs.
-    #[inline]
-    pub fn detect() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if std::arch::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
-            }
-        }
-        Kernel::Portable
+    /// The portable loop, which every processor runs.
+    pub const PORTABLE: Kernel = Kernel(Instructions::Portable);
+
+    /// The AVX2 kernel, when the build targets AVX2 or this processor has it.
+    pub fn avx2() -> Option<Kernel> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        return Some(Kernel(Instructions::Avx2));
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        return std::arch::is_x86_feature_detected!("avx2").then_some(Kernel(Instructions::Avx2));
+        #[cfg(not(target_arch = "x86_64"))]
+        None
     }
 
-    /// `sum(clamp(x, 0, QA) * w)`. [`Kernel::Avx2`] falls back to the portable loop on a
-    /// processor without AVX2.
+    /// The fastest kernel this processor runs.
+    pub fn best() -> Kernel {
+        Kernel::avx2().unwrap_or(Kernel::PORTABLE)
+    }
+
+    /// Every kernel this processor runs, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        std::iter::once(Kernel::PORTABLE)
+            .chain(Kernel::avx2())
+            .collect()
+    }
+
+    /// A short name: `portable` or `avx2`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Instructions::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => "avx2",
+        }
+    }
+
+    /// `sum(clamp(x, 0, QA) * w)`.
     #[inline]
     fn crelu_dot(self, x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
-        #[cfg(target_arch = "x86_64")]
-        {
-            if self == Kernel::Avx2 && std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the processor has AVX2, checked just above.
-                return unsafe { crelu_dot_avx2(x, w) };
-            }
+        match self.0 {
+            Instructions::Portable => crelu_dot_portable(x, w),
+            // SAFETY: a kernel of AVX2 instructions is made only by `Kernel::avx2`, which
+            // makes one only when the build targets AVX2 or the processor has it.
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => unsafe { crelu_dot_avx2(x, w) },
         }
-        crelu_dot_portable(x, w)
     }
 }
 
