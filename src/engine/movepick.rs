@@ -111,10 +111,12 @@ enum Stage {
     Done,
 }
 
-/// The main search's staged move picker over a node's legal moves. It borrows the history
+/// The main search's staged move picker over a node's legal moves. It generates them only
+/// after the table move (none at all when the table move cuts), and borrows the history
 /// tables only while it is asked for a move, so the search may update them in between.
-pub struct MovePicker<'m> {
-    moves: &'m MoveList,
+pub struct MovePicker {
+    /// The node's legal moves, once generated.
+    moves: Option<MoveList>,
     side: Color,
     lineage: Lineage,
     tt_move: Option<Move>,
@@ -127,16 +129,17 @@ pub struct MovePicker<'m> {
     losing: Scored,
 }
 
-impl<'m> MovePicker<'m> {
-    /// A picker over the legal `moves` of a node at `ply`, reached by `lineage`.
+impl MovePicker {
+    /// A picker over the legal moves of a node at `ply`, reached by `lineage`: `moves` when
+    /// they were generated already, else generated when needed. `tt_move` must be legal.
     pub fn new(
         pos: &Chess,
-        moves: &'m MoveList,
+        moves: Option<MoveList>,
         tt_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
         lineage: Lineage,
-    ) -> MovePicker<'m> {
+    ) -> MovePicker {
         let killers = heuristics.killers[ply.min(MAX_PLY)];
         MovePicker {
             moves,
@@ -165,7 +168,8 @@ impl<'m> MovePicker<'m> {
                     }
                 }
                 Stage::ScoreTactical => {
-                    for &mv in self.moves.iter() {
+                    let moves = self.moves.get_or_insert_with(|| pos.legal_moves());
+                    for &mv in moves.iter() {
                         if !is_tactical(mv) || Some(mv) == self.tt_move {
                             continue;
                         }
@@ -203,7 +207,7 @@ impl<'m> MovePicker<'m> {
                 }
                 Stage::ScoreQuiets => {
                     self.scored.clear();
-                    for &mv in self.moves.iter() {
+                    for &mv in self.moves.iter().flatten() {
                         if is_tactical(mv)
                             || Some(mv) == self.tt_move
                             || self.refutations.contains(&Some(mv))
@@ -245,7 +249,7 @@ impl<'m> MovePicker<'m> {
         !is_tactical(mv)
             && Some(mv) != self.tt_move
             && !self.refutations[..i].contains(&Some(mv))
-            && self.moves.contains(&mv)
+            && self.moves.as_ref().is_some_and(|moves| moves.contains(&mv))
     }
 }
 
@@ -318,7 +322,7 @@ mod tests {
         for (ply, expected_refutations) in [(2, vec![quiet[5]]), (3, vec![quiet[7]])] {
             let mut picker = MovePicker::new(
                 &pos,
-                &moves,
+                None,
                 Some(tt_move),
                 &heuristics,
                 ply,
@@ -374,7 +378,7 @@ mod tests {
         let lineage = Lineage::default();
         let this = (favourite.role().of(side), favourite.to());
         heuristics.reward(side, 10, 8, (favourite, this), &[], lineage);
-        let mut picker = MovePicker::new(&pos, &moves, None, &heuristics, 1, lineage);
+        let mut picker = MovePicker::new(&pos, Some(moves), None, &heuristics, 1, lineage);
         let picked = drain(&pos, &mut picker, &heuristics);
         // Rewarding made it a killer at ply 10, not at ply 1: here it leads on history.
         assert_eq!(picked[0].mv, favourite);

@@ -5,7 +5,7 @@
 //! finding the legal move that packs the same, so a stale or colliding entry can never make
 //! the engine play an illegal move.
 
-use shakmaty::{Move, MoveList, Role};
+use shakmaty::{CastlingSide, Chess, Move, MoveList, Position as _, Role, Square};
 
 /// A move squeezed into 16 bits; 0 means no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -35,6 +35,29 @@ impl PackedMove {
     /// True for [`PackedMove::NONE`].
     pub fn is_none(self) -> bool {
         self.0 == 0
+    }
+
+    /// The legal move of `pos` that packs to this one, if any, found without generating
+    /// every legal move: only the moves of the piece on its origin square to its target.
+    pub fn legal_in(self, pos: &Chess) -> Option<Move> {
+        if self.is_none() {
+            return None;
+        }
+        let from = Square::new(u32::from(self.0 & 63));
+        let to = Square::new(u32::from(self.0 >> 6 & 63));
+        let candidates = if self.0 >> 15 == 1 {
+            let side = if from < to {
+                CastlingSide::KingSide
+            } else {
+                CastlingSide::QueenSide
+            };
+            pos.castling_moves(side)
+        } else {
+            pos.san_candidates(pos.board().role_at(from)?, to)
+        };
+        candidates
+            .into_iter()
+            .find(|&mv| PackedMove::new(mv) == self)
     }
 
     /// The legal move in `moves` that packs to this one, if any.
@@ -73,5 +96,36 @@ mod tests {
                 assert_eq!(packed.find(&moves), Some(mv), "{fen}: {mv:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_packed_move_is_legal_in_exactly_the_positions_that_have_it() {
+        // Castling both ways, en passant, promotions with and without capture, in check,
+        // and a pinned piece.
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            "4k3/8/8/8/1b6/8/3P4/4K3 w - - 0 1",
+            "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1",
+        ];
+        let positions: Vec<Position> = fens
+            .iter()
+            .map(|fen| Position::from_fen(fen, false).unwrap())
+            .collect();
+        let mut checked = 0;
+        for pos in &positions {
+            let moves = pos.legal_moves();
+            for other in &positions {
+                for &mv in &other.legal_moves() {
+                    let packed = PackedMove::new(mv);
+                    assert_eq!(packed.legal_in(pos.chess()), packed.find(&moves), "{mv:?}");
+                    checked += usize::from(packed.find(&moves).is_some());
+                }
+            }
+        }
+        assert!(checked > 100, "{checked} moves found legal");
+        assert_eq!(PackedMove::NONE.legal_in(positions[0].chess()), None);
     }
 }

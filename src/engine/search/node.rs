@@ -2,7 +2,7 @@
 //! in the order a node meets them, then quiescence. The numbers are in [`super::params`].
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Move, Position as _};
+use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::params::*;
 use super::{BestSoFar, Improvement, Worker, landing};
@@ -80,14 +80,11 @@ impl Worker<'_> {
                 return score;
             }
         }
-        // Moves only once the table could not settle the node.
-        let moves = self.board.legal_moves();
-        let tt_move = entry.and_then(|e| e.mv.find(&moves));
-
         let in_check = self.board.chess().is_check();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
+        // The moves are generated only when a rule below needs them: most nodes that the
+        // pruning rules cut never pay for them. In check no rule prunes, so mate is found
+        // before any; a stalemate may be cut as its static evaluation.
+        let mut moves: Option<MoveList> = None;
         // The static evaluation as the table keeps it (uncorrected), and as the search
         // prunes on: corrected by what searches of this pawn structure found.
         let raw_eval = if in_check {
@@ -161,7 +158,8 @@ impl Worker<'_> {
                         && score_from_tt(e.score, ply) < probcut_beta
                 })
             {
-                let picker = TacticalPicker::new(self.board.chess(), &moves, false);
+                let list = moves.get_or_insert_with(|| self.board.legal_moves());
+                let picker = TacticalPicker::new(self.board.chess(), list, false);
                 for mv in picker {
                     if !see_ge(self.board.chess(), mv, probcut_beta - eval) {
                         continue;
@@ -186,6 +184,7 @@ impl Worker<'_> {
                 }
             }
         }
+        let tt_move = entry.and_then(|e| e.mv.legal_in(self.board.chess()));
         // Internal iterative reduction: no table move to guide a deep node, so search it a
         // little shallower.
         let depth = if tt_move.is_none()
@@ -204,7 +203,7 @@ impl Worker<'_> {
         ]);
         let mut picker = MovePicker::new(
             self.board.chess(),
-            &moves,
+            moves,
             tt_move,
             &self.heuristics,
             ply,
@@ -247,9 +246,11 @@ impl Worker<'_> {
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         let mut searched = 0;
         let mut quiets: ArrayVec<(Move, PieceTo), 64> = ArrayVec::new();
+        let mut has_legal_move = false;
 
         while let Some(picked) = picker.next(self.board.chess(), &self.heuristics) {
             let mv = picked.mv;
+            has_legal_move = true;
             if Some(mv) == excluded {
                 continue;
             }
@@ -347,6 +348,9 @@ impl Worker<'_> {
             }
         }
 
+        if !has_legal_move {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
         let bound = Bound::of(best.score, alpha, beta);
         if excluded.is_some() {
             return best.score;
@@ -389,10 +393,6 @@ impl Worker<'_> {
             }
         }
         let in_check = chess.is_check();
-        let moves = chess.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
         let (raw_eval, mut best) = if in_check {
             (NO_EVAL, BestSoFar::new(-INFINITE, alpha, beta))
         } else {
@@ -407,6 +407,11 @@ impl Worker<'_> {
             }
             (raw_eval, BestSoFar::new(eval, alpha.max(eval), beta))
         };
+        // Moves only when standing pat did not settle the node.
+        let moves = self.board.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
         let picker = TacticalPicker::new(self.board.chess(), &moves, in_check);
         for mv in picker {
             // Skip captures that lose material in the exchange.
