@@ -18,7 +18,7 @@ use rookery::chess::zobrist::reference_key;
 use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::timeman::TimeManager;
 use rookery::engine::tt::ChessTable;
-use rookery::engine::{Engine, Limits, OPTIONS};
+use rookery::engine::{Engine, Limits, OPTIONS, OptionKind};
 use rookery::uci::parse::{Command, parse_command, parse_go, parse_position, parse_setoption};
 use rookery::uci::{Output, Uci};
 use shakmaty::Position as _;
@@ -141,8 +141,8 @@ impl Output for Collect {
 /// A whole session: every line of `data` is sent to a fresh engine, as a GUI would,
 /// then `stop`. Commands whose cost is the point of the command, not a defect, are
 /// scaled down so one input stays cheap: `bench` runs at depth 1, `go perft` at depth 2
-/// at most, `Hash` at most 64 MiB and `Threads` at most 4; the `Debug Log File` and
-/// `BookFile` options are skipped because they name files.
+/// at most, `Hash` at most 64 MiB and `Threads` at most 4; the string options (`Debug Log
+/// File`, `BookFile`, `SyzygyPath`, `EvalFile`) are skipped because they name files.
 pub fn session(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     let engine = Engine::with_hash(1).expect("a 1 MiB table fits");
@@ -222,7 +222,7 @@ fn cap(option: &str) -> Option<u64> {
 }
 
 /// The line a session sends in place of `line`, or `None` to skip it.
-fn tame(line: &str) -> Option<String> {
+pub fn tame(line: &str) -> Option<String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let lower: Vec<String> = words.iter().map(|w| w.to_ascii_lowercase()).collect();
     match lower.first().map(String::as_str) {
@@ -241,8 +241,9 @@ fn tame(line: &str) -> Option<String> {
             };
             let known = OPTIONS.iter().find(|o| o.name.eq_ignore_ascii_case(&name));
             let name = name.to_ascii_lowercase();
-            // Options that name files: the harness neither writes nor reads arbitrary paths.
-            if known.is_some_and(|o| matches!(o.name, "Debug Log File" | "BookFile")) {
+            // String options name files (log, book, tablebases, net): the harness neither
+            // writes nor reads arbitrary paths.
+            if known.is_some_and(|o| matches!(o.kind, OptionKind::String { .. })) {
                 return None;
             }
             let Some(cap) = cap(&name) else {

@@ -12,6 +12,9 @@ const USAGE: &str = "\
 rookery: a UCI chess engine
 
 usage: rookery                 the UCI engine (reads commands on stdin)
+       rookery 'UCI COMMAND'...  runs each UCI command in turn to its end, then exits
+                               (rookery 'setoption name Hash value 64' bench quit)
+       rookery --version       the engine's name and version
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
        rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD] [--net NET | --hce]
@@ -39,8 +42,17 @@ fn main() -> ExitCode {
             rookery::uci::run_stdio();
             Ok(Outcome::Success)
         }
+        Some("--version" | "-V" | "version") => {
+            println!("{}", rookery::engine::NAME);
+            Ok(Outcome::Success)
+        }
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
+            Ok(Outcome::Success)
+        }
+        // UCI commands as arguments (as OpenBench runs an engine): each in order, to its end.
+        Some(first) if rookery::uci::is_command(first) => {
+            rookery::uci::run_commands(&words);
             Ok(Outcome::Success)
         }
         Some(other) => Err(UsageError(format!("unknown command '{other}'\n{USAGE}"))),

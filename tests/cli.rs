@@ -127,6 +127,48 @@ fn hashcheck_counts_nodes_and_reports_no_mismatch() {
 }
 
 #[test]
+fn version_agrees_with_the_uci_name_and_the_changelog() {
+    let out = rookery(&["--version"]);
+    assert!(out.status.success());
+    let version = stdout(&out);
+    let expected = format!("Rookery {}\n", env!("CARGO_PKG_VERSION"));
+    assert_eq!(version, expected);
+    assert_ne!(
+        env!("CARGO_PKG_VERSION"),
+        "0.1.0",
+        "a release past the first"
+    );
+    let changelog = include_str!("../CHANGELOG.md");
+    assert!(
+        changelog.contains(&format!("## {} (", env!("CARGO_PKG_VERSION"))),
+        "the CHANGELOG has a section for this version"
+    );
+}
+
+#[test]
+fn uci_commands_as_arguments_run_in_turn_then_exit() {
+    let out = rookery(&[
+        "setoption name Hash value 8",
+        "position startpos moves e2e4",
+        "go depth 4",
+        "go perft 2",
+        "frobnicate",
+        "bench 2",
+        "quit",
+        "go perft 3",
+    ]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    // Each command ran to its end before the next began, in order; nothing after `quit`.
+    let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
+    assert!(at("bestmove") < at("Nodes searched: 600"), "{text}");
+    assert!(at("Nodes searched") < at("info string unknown command: frobnicate"));
+    assert!(lines.last().unwrap().ends_with(" nps"), "{text}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("Nodes")).count(), 1);
+}
+
+#[test]
 fn bad_command_lines_exit_2_with_a_message() {
     for args in [
         &["perft", "x"][..],
@@ -148,4 +190,104 @@ fn tempfile(name: &str) -> (String, std::fs::File) {
     let path = dir.join(format!("{}-{name}", std::process::id()));
     let file = std::fs::File::create(&path).unwrap();
     (path.to_string_lossy().into_owned(), file)
+}
+
+/// A fresh directory in the target directory for one test.
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn bad_input_to_every_tool_exits_2_and_changes_no_file() {
+    let dir = scratch_dir("sweep");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    std::fs::write(path("empty.epd"), "").unwrap();
+    std::fs::write(path("no-counts.epd"), "4k3/8/8/8/8/8/8/4K2R w K - 0 1\n").unwrap();
+    std::fs::write(path("garbage.epd"), "this is no position ;D1 3\n").unwrap();
+    std::fs::write(path("garbage.nnue"), "RKNN and then nothing").unwrap();
+    // A little real training data.
+    let made = rookery(&[
+        "datagen",
+        "--out",
+        &path("data"),
+        "--games",
+        "2",
+        "--nodes",
+        "100",
+    ]);
+    assert!(made.status.success());
+    let data = path("data/selfplay.bin");
+    let before: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .chain([std::path::PathBuf::from(&data)])
+        .filter(|p| p.is_file())
+        .map(|p| (p.to_string_lossy().into_owned(), std::fs::read(&p).unwrap()))
+        .collect();
+    let missing = path("missing/net.nnue");
+    let net = path("net.nnue");
+    let words = |list: &[&str]| -> Vec<String> { list.iter().map(|w| w.to_string()).collect() };
+    let cases: Vec<Vec<String>> = vec![
+        // Missing, empty, garbage and truncated inputs.
+        words(&["perft", "--epd", &path("empty.epd")]),
+        words(&["perft", "--epd", &path("no-counts.epd")]),
+        words(&["perft", "--epd", &path("garbage.epd")]),
+        words(&["perft", "--epd", &path("nowhere.epd")]),
+        words(&["hashcheck", "--epd", &path("empty.epd")]),
+        words(&["hashstats", "chess", "--epd", &path("empty.epd")]),
+        words(&["book", &path("empty.epd")]),
+        words(&[
+            "datagen",
+            "--out",
+            &path("d2"),
+            "--net",
+            &path("garbage.nnue"),
+        ]),
+        words(&[
+            "datagen",
+            "--out",
+            &path("d3"),
+            "--book",
+            &path("empty.epd"),
+        ]),
+        words(&["train", &path("empty.epd"), "--out", &net]),
+        words(&["train", &path("nowhere"), "--out", &net]),
+        // Absurd numbers.
+        words(&["bench", "0"]),
+        words(&["bench", "99"]),
+        words(&["bench", "x"]),
+        words(&["perft", "99"]),
+        words(&["perft", "-1"]),
+        words(&["perft", "--epd", &path("no-counts.epd"), "--max-depth", "0"]),
+        words(&["hashstats", "gomoku", "--games", "0"]),
+        words(&["hashstats", "hive", "--games", "0"]),
+        words(&["train", &data, "--out", &net, "--lr", "nan"]),
+        words(&["train", &data, "--out", &net, "--lr", "-1"]),
+        words(&["train", &data, "--out", &net, "--wdl", "nan"]),
+        words(&["train", &data, "--out", &net, "--wdl", "2"]),
+        words(&["train", &data, "--out", &net, "--val", "nan"]),
+        words(&["train", &data, "--out", &net, "--val", "0.9"]),
+        // Outputs that would overwrite an input, or cannot be written.
+        words(&["train", &data, "--out", &data]),
+        words(&["train", &path("data"), "--out", &data]),
+        words(&["train", &data, "--out", &missing]),
+        words(&["datagen", "--out", &data]),
+    ];
+    for args in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = rookery(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(!stderr.trim().is_empty(), "{args:?} explains itself");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+    for (file, bytes) in &before {
+        assert_eq!(&std::fs::read(file).unwrap(), bytes, "{file} changed");
+    }
+    assert!(!std::path::Path::new(&net).exists(), "no net written");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -35,3 +35,18 @@ fn uci_line_corpus() {
 fn uci_session_corpus() {
     assert!(replay("uci_session", harness::session) >= 5);
 }
+
+#[test]
+fn sessions_never_name_a_file() {
+    for option in [
+        "Debug Log File",
+        "BookFile",
+        "SyzygyPath",
+        "EvalFile",
+        "evalfile",
+    ] {
+        let line = format!("setoption name {option} value /etc/passwd");
+        assert_eq!(harness::tame(&line), None, "{line}");
+    }
+    assert!(harness::tame("setoption name Hash value 100000").is_some());
+}

@@ -7,6 +7,8 @@ use std::time::Duration;
 
 use common::cli::rookery;
 use common::uci_client::Engine;
+use rookery::chess::Position;
+use rookery::engine::eval::nnue::accumulator::evaluate_position;
 use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::learn::record::decode_all;
 
@@ -36,6 +38,15 @@ fn scratch(name: &str) -> std::path::PathBuf {
     dir
 }
 
+/// The training losses a training run printed, epoch by epoch.
+fn train_losses(stderr: &str) -> Vec<f32> {
+    stderr
+        .lines()
+        .filter_map(|l| l.split(": train loss ").nth(1))
+        .map(|rest| rest.split_whitespace().next().unwrap().parse().unwrap())
+        .collect()
+}
+
 #[test]
 fn datagen_then_train_then_play_with_the_net() {
     let dir = scratch("pipeline");
@@ -62,12 +73,31 @@ fn datagen_then_train_then_play_with_the_net() {
     let train = ["train", d, "--out", n, "--epochs", "2", "--batch", "64"];
     let stderr = succeeds(&[&train[..], &["--mirror-files"]].concat());
     assert!(stderr.contains("epoch 2/2: train loss"), "{stderr}");
-    assert!(Network::from_bytes(&std::fs::read(&net).unwrap()).is_ok());
-    assert!(dir.join("net.ckpt").exists());
+    // So little data keeps no validation block: every epoch's net is written.
+    let losses = train_losses(&stderr);
+    assert_eq!(losses.len(), 2, "{stderr}");
+    assert!(
+        losses.iter().all(|l| l.is_finite() && *l > 0.0),
+        "{losses:?}"
+    );
+    let trained = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
+    assert!(
+        trained.feature_weights.iter().flatten().any(|&w| w != 0)
+            && trained.output_weights.iter().flatten().any(|&w| w != 0),
+        "a trained net has weights"
+    );
+    let checkpoint = dir.join("net.ckpt");
+    let saved = std::fs::read(&checkpoint).unwrap();
+    // Without --resume an existing checkpoint is neither used nor overwritten.
+    let out = rookery(&[&train[..], &["--mirror-files"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a checkpoint exists"));
+    assert_eq!(std::fs::read(&checkpoint).unwrap(), saved);
     // A resume with the same settings goes on from the checkpoint (here: nothing left to
-    // do); one with other settings (the data without its mirror) is refused.
+    // do; the trainer's own test resumes with epochs left and the best loss kept).
     let stderr = succeeds(&[&train[..], &["--mirror-files", "--resume"]].concat());
     assert!(stderr.contains("resuming after epoch 2"), "{stderr}");
+    // One with other settings (the data without its mirror) is refused.
     let out = rookery(&[&train[..], &["--resume"]].concat());
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("other data or settings"));
@@ -96,6 +126,24 @@ fn datagen_then_train_then_play_with_the_net() {
         "{lines:?}"
     );
     assert!(lines.last().unwrap().ends_with("(NNUE)"), "{lines:?}");
+    // The engine evaluates with the trained net, not the built-in one.
+    let after_e4 = Position::from_fen(
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        false,
+    )
+    .unwrap();
+    let ours = evaluate_position(&trained, after_e4.chess());
+    assert_ne!(
+        ours,
+        evaluate_position(&default_network(), after_e4.chess())
+    );
+    assert!(
+        lines.iter().any(
+            |l| l.ends_with(&format!(", {ours} cp for the side to move"))
+                && l.starts_with("NNUE evaluation")
+        ),
+        "{ours}: {lines:?}"
+    );
     assert_bestmove(&mut engine, "nodes 2000");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -5,10 +5,11 @@
 mod common;
 
 use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
 
 use common::{run_suite, suite};
 use rookery::chess::Position;
-use rookery::chess::perft::{PerftEntry, divide, perft, perft_hashed};
+use rookery::chess::perft::{PerftEntry, divide, perft, perft_hashed, perft_until};
 use rookery::hashing::{Key, Table};
 
 #[test]
@@ -110,11 +111,22 @@ fn hashed_perft_5_in_a_crowded_1_mib_table_gives_the_published_counts() {
 #[test]
 fn divide_sums_to_perft_and_is_sorted() {
     let mut pos = Position::startpos();
-    let lines = divide(&mut pos, 3, None);
+    let never = AtomicBool::new(false);
+    let lines = divide(&mut pos, 3, None, &never).expect("not stopped");
     assert_eq!(lines.len(), 20);
     assert_eq!(lines.iter().map(|(_, n)| n).sum::<u64>(), 8902);
     assert!(lines.windows(2).all(|w| w[0].0 < w[1].0));
     assert_eq!(lines[0], ("a2a3".to_string(), 380));
+}
+
+#[test]
+fn a_set_stop_flag_ends_perft_without_a_count() {
+    let mut pos = Position::startpos();
+    let stop = AtomicBool::new(true);
+    assert_eq!(perft_until(&mut pos, 3, &stop), None);
+    assert_eq!(divide(&mut pos, 3, None, &stop), None);
+    // Bulk-counted depths finish regardless: there is nothing to stop.
+    assert_eq!(perft_until(&mut pos, 1, &stop), Some(20));
 }
 
 #[test]

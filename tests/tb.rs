@@ -215,6 +215,34 @@ fn drawn_pawn_and_rook_endings_are_held() {
 }
 
 #[test]
+fn a_damaged_table_is_refused_when_loaded() {
+    let dir = std::env::temp_dir().join(format!("rookery-damaged-tb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KRvK.rtbw", "KRvK.rtbz"] {
+        std::fs::copy(PathBuf::from(syzygy_dir()).join(name), dir.join(name)).unwrap();
+    }
+    let dir_text = dir.display().to_string();
+    assert!(Tablebases::open(&dir_text).is_ok(), "the copies load");
+    // The same size, a damaged header.
+    let wdl = dir.join("KRvK.rtbw");
+    let mut bytes = std::fs::read(&wdl).unwrap();
+    bytes[0] ^= 0xff;
+    std::fs::write(&wdl, bytes).unwrap();
+    let refusal = Tablebases::open(&dir_text).unwrap_err();
+    assert!(refusal.contains("KRvK is damaged"), "{refusal}");
+    // Over UCI: an info string, and no tablebases.
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {dir_text}"));
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert!(
+        lines[0].contains("KRvK is damaged") && lines[0].ends_with("no tablebases are used"),
+        "{lines:#?}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn syzygy_options_over_uci() {
     let mut e = Engine::start();
     e.send("setoption name SyzygyPath value /nonexistent/tables");
@@ -242,7 +270,30 @@ fn syzygy_options_over_uci() {
     // Five pieces: the 3-4 piece set does not cover it, so nothing is probed at the root;
     // its captures lead into the tables.
     let fen = "8/8/8/3k4/8/2n5/2r5/1QK5 w - - 0 1";
+    e.send("ucinewgame");
     e.send(&format!("position fen {fen}"));
     let lines = e.go("depth 6");
     check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    let tb_hits = |lines: &[String]| {
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap();
+        info_value(last, "tbhits").unwrap()
+    };
+    assert!(tb_hits(&lines) >= 1, "{lines:#?}");
+    // The probing options reach the search: no probe with more depth asked for than the
+    // search has, none with a piece limit of 0.
+    for (option, value) in [("SyzygyProbeDepth", "100"), ("SyzygyProbeLimit", "0")] {
+        e.send("ucinewgame");
+        e.send(&format!("setoption name {option} value {value}"));
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 6");
+        assert_eq!(tb_hits(&lines), 0, "{option} {value}: {lines:#?}");
+        e.send(&format!(
+            "setoption name {option} value {}",
+            if option == "SyzygyProbeDepth" { 1 } else { 7 }
+        ));
+    }
 }

@@ -18,7 +18,10 @@ fn handshake_lists_id_and_options() {
     let mut e = Engine::start();
     e.send("uci");
     let lines = e.until(WAIT, |l| l == "uciok");
-    assert!(lines[0].starts_with("id name Rookery"));
+    assert_eq!(
+        lines[0],
+        format!("id name Rookery {}", env!("CARGO_PKG_VERSION"))
+    );
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for option in [
         "option name Hash type spin default 16 min 1 max 65536",
@@ -444,6 +447,32 @@ fn debugging_commands() {
     // The UCI bench is the command-line bench: the same pinned count as `rookery bench 3`.
     assert_eq!(words[0].parse::<u64>().unwrap(), 11_436);
     assert_eq!(words[1], "nodes");
+}
+
+#[test]
+fn go_perft_and_bench_leave_the_input_loop_answering() {
+    let answered_within = |e: &mut Engine, command: &str, expected: &str| {
+        let start = Instant::now();
+        e.send(command);
+        e.until(WAIT, |l| l == expected);
+        start.elapsed()
+    };
+    let quick = Duration::from_millis(500);
+    let mut e = Engine::start();
+    // Perft 8 from the start position is minutes of work.
+    e.send("go perft 8");
+    let waited = answered_within(&mut e, "isready", "readyok");
+    assert!(waited < quick, "isready took {waited:?} during go perft");
+    let waited = answered_within(&mut e, "stop", "info string go perft stopped");
+    assert!(waited < quick, "stop took {waited:?}");
+    // A bench at depth 30 takes far longer than the test.
+    e.send("bench 30");
+    let waited = answered_within(&mut e, "isready", "readyok");
+    assert!(waited < quick, "isready took {waited:?} during bench");
+    let start = Instant::now();
+    e.send("quit");
+    assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
+    assert!(start.elapsed() < quick, "quit took {:?}", start.elapsed());
 }
 
 #[test]

@@ -79,7 +79,13 @@ fn a_game_at_small_and_unequal_clocks_stays_inside_each_budget() {
         );
         let i = usize::from(side == Color::Black);
         let spent = elapsed.as_millis() as u64;
-        clocks[i] = clocks[i].saturating_sub(spent) + incs[i];
+        // Measured against the clock itself, not only the engine's own plan: the flag
+        // must not fall.
+        assert!(
+            spent < clocks[i],
+            "{side:?} lost on time: {spent} ms spent of {clocks:?}"
+        );
+        clocks[i] = clocks[i] - spent + incs[i];
         pos.push_uci(&best).unwrap();
         moves.push(best);
     }
@@ -157,4 +163,39 @@ fn move_overhead_is_kept_back() {
         .unwrap();
     let (elapsed, _) = timed_go(&mut e, &pos, "wtime 1500 btime 1500");
     assert!(elapsed <= hard + SLACK, "{elapsed:?} against {hard:?}");
+}
+
+#[test]
+fn a_ponderhit_outside_pondering_leaves_the_clock_alone() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    e.ready();
+    let start = Instant::now();
+    e.send("go movetime 500");
+    std::thread::sleep(Duration::from_millis(400));
+    e.send("ponderhit");
+    e.until(WAIT, |l| l.starts_with("bestmove"));
+    let elapsed = start.elapsed();
+    // The movetime counts from `go`: a restart at the ponderhit would answer near 900 ms.
+    assert!(
+        elapsed <= Duration::from_millis(500) + SLACK,
+        "answered after {elapsed:?}"
+    );
+}
+
+#[test]
+fn a_movetime_longer_than_the_clock_allows_is_not_spent() {
+    let mut e = Engine::start();
+    let pos = Position::from_fen(MIDDLEGAME, false).unwrap();
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    e.ready();
+    let hard = TimeManager::new(&limits([1000, 1000], [0, 0]), Color::White, OVERHEAD)
+        .budget()
+        .1
+        .unwrap();
+    let (elapsed, _) = timed_go(&mut e, &pos, "wtime 1000 btime 1000 movetime 5000");
+    assert!(
+        elapsed <= hard + SLACK,
+        "{elapsed:?} with 1 s on the clock (hard limit {hard:?})"
+    );
 }

@@ -17,18 +17,23 @@ mkdir -p "$data/$gen"
 if [ -n "$previous" ]; then eval_flag="--net $previous"; else eval_flag="--hce"; fi
 
 # Self-play for MINUTES (stopped by timeout; the partial game is lost, the rest kept). A rerun
-# does not replay games: datagen mixes the records already written into its seeds.
+# does not replay games: datagen mixes the records already written into its seeds. Openings
+# are the start position and random plies, never the book the test matches use. Only the
+# timeout's own exit status (124) is a normal end; any other failure stops the script.
+status=0
 timeout "${minutes}m" $rookery datagen --out "$data/$gen" --threads "$threads" --nodes 5000 \
-    --book ../shared/books/openings.epd --random-plies 0 --seed 1 $eval_flag || true
+    --seed 1 $eval_flag || status=$?
+if [ "$status" -ne 0 ] && [ "$status" -ne 124 ]; then
+    echo "nnue_generation.sh: datagen failed (exit $status)" >&2
+    exit "$status"
+fi
 
 # Train on every generation's data so far.
 dirs=$(find "$data" -mindepth 1 -maxdepth 1 -type d | sort)
-# A checkpoint made on less data is refused (exit 2): then train afresh.
-train() {
-    $rookery train $dirs --out "$data/$gen.nnue" --threads "$threads" --epochs 15 --batch 1024 \
-        --lr 0.003 --wdl 0 --mirror-files "$@"
-}
-train --resume || train
+# A rerun goes on from the checkpoint. One made on other data or settings is refused and the
+# script stops: remove "$data/$gen.ckpt" to train afresh.
+$rookery train $dirs --out "$data/$gen.nnue" --threads "$threads" --epochs 15 --batch 1024 \
+    --lr 0.003 --wdl 0 --mirror-files --resume
 
 # The new net against the previous evaluation, same search, equal nodes.
 if [ -n "$previous" ]; then

@@ -1,35 +1,52 @@
 //! Perft: counting the leaves of the legal move tree, plainly, per root move, and hashed.
 
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
 use crate::hashing::{Key, PAYLOAD_BITS, Table, TableEntry, TableKey};
 
 use super::Position;
 
+/// Deepest perft accepted (`go perft` in UCI and `rookery perft`): depth 12 from the start
+/// position is 62 trillion leaves, days of work.
+pub const MAX_PERFT_DEPTH: u32 = 12;
+
 /// Leaf count of the legal move tree `depth` plies deep. Leaves at depth 1 are counted from
 /// the move list without being played (bulk counting).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    perft_until(pos, depth, &AtomicBool::new(false)).expect("never stopped")
+}
+
+/// [`perft`] that gives up, returning `None`, once `stop` is set.
+pub fn perft_until(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if depth == 0 {
-        return 1;
+        return Some(1);
     }
     let moves = pos.legal_moves();
     if depth == 1 {
-        return moves.len() as u64;
+        return Some(moves.len() as u64);
+    }
+    if stop.load(Relaxed) {
+        return None;
     }
     let mut nodes = 0;
     for &mv in &moves {
         pos.push(mv);
-        nodes += perft(pos, depth - 1);
+        let below = perft_until(pos, depth - 1, stop);
         pos.pop();
+        nodes += below?;
     }
-    nodes
+    Some(nodes)
 }
 
-/// Perft per root move: `(move in UCI notation, leaf count)`, sorted by the move text.
-/// `table`, when given, is used for the subtrees (see [`perft_hashed`]).
+/// Perft per root move: `(move in UCI notation, leaf count)`, sorted by the move text, or
+/// `None` once `stop` is set. `table`, when given, is used for the subtrees (see
+/// [`perft_hashed`]; `stop` is then looked at between root moves).
 pub fn divide(
     pos: &mut Position,
     depth: u32,
     table: Option<&Table<PerftEntry>>,
-) -> Vec<(String, u64)> {
+    stop: &AtomicBool,
+) -> Option<Vec<(String, u64)>> {
     let mut lines: Vec<(String, u64)> = pos
         .legal_moves()
         .iter()
@@ -37,28 +54,30 @@ pub fn divide(
             pos.push(mv);
             let depth = depth.saturating_sub(1);
             let nodes = match table {
-                Some(table) => perft_hashed(pos, depth, table),
-                None => perft(pos, depth),
+                Some(table) => (!stop.load(Relaxed)).then(|| perft_hashed(pos, depth, table)),
+                None => perft_until(pos, depth, stop),
             };
             pos.pop();
-            (pos.uci(mv), nodes)
+            Some((pos.uci(mv), nodes?))
         })
-        .collect();
+        .collect::<Option<_>>()?;
     lines.sort();
-    lines
+    Some(lines)
 }
 
 /// The divide report as tools print it: `move: count` per root move (sorted), an empty
-/// line, then `Nodes searched: N`. Also returns N. Depth 0 counts the root itself.
+/// line, then `Nodes searched: N`. Also returns N. Depth 0 counts the root itself. `None`
+/// once `stop` is set.
 pub fn divide_report(
     pos: &mut Position,
     depth: u32,
     table: Option<&Table<PerftEntry>>,
-) -> (Vec<String>, u64) {
+    stop: &AtomicBool,
+) -> Option<(Vec<String>, u64)> {
     let lines = if depth == 0 {
         Vec::new()
     } else {
-        divide(pos, depth, table)
+        divide(pos, depth, table, stop)?
     };
     let total = if depth == 0 {
         1
@@ -68,7 +87,7 @@ pub fn divide_report(
     let mut report: Vec<String> = lines.iter().map(|(mv, n)| format!("{mv}: {n}")).collect();
     report.push(String::new());
     report.push(format!("Nodes searched: {total}"));
-    (report, total)
+    Some((report, total))
 }
 
 /// A subtree's leaf count stored in the shared table.

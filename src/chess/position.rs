@@ -137,9 +137,15 @@ impl Position {
         self.mode
     }
 
-    /// Selects the castling notation for moves written and read.
+    /// Selects the castling notation for moves written and read. A position whose castling
+    /// rights cannot be written in standard notation (a king or rook off its standard
+    /// square) keeps king-takes-rook notation.
     pub fn set_castling_mode(&mut self, mode: CastlingMode) {
-        self.mode = mode;
+        let setup = self.chess().to_setup(EnPassantMode::Legal);
+        self.mode = match CastlingMode::detect(&setup) {
+            CastlingMode::Chess960 => CastlingMode::Chess960,
+            CastlingMode::Standard => mode,
+        };
     }
 
     /// The side to move.

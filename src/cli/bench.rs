@@ -4,20 +4,36 @@ use super::Outcome;
 use super::args::{UsageError, number};
 use rookery::engine::bench;
 use rookery::engine::eval::nnue::default_network;
+use rookery::engine::search::Signals;
 
 /// Runs `rookery bench` with the words after `bench`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let depth = match words {
         [] => bench::DEFAULT_DEPTH,
-        [depth] => number::<u32>(depth, "DEPTH")?.clamp(1, 30),
+        [depth] => match number::<u32>(depth, "DEPTH")? {
+            d @ 1..=bench::MAX_BENCH_DEPTH => d,
+            _ => {
+                return Err(UsageError(format!(
+                    "bench depth must be 1 to {}, got '{depth}'",
+                    bench::MAX_BENCH_DEPTH
+                )));
+            }
+        },
         _ => return Err(UsageError("usage: rookery bench [DEPTH]".into())),
     };
-    let result = bench::run(depth, Some(default_network()), |i, fen, nodes| {
-        eprintln!(
-            "position {i:2}/{}: {nodes:>10} nodes  {fen}",
-            bench::POSITIONS.len()
-        );
-    });
+    let never_stopped = Signals::default();
+    let result = bench::run(
+        depth,
+        Some(default_network()),
+        &never_stopped,
+        |i, fen, nodes| {
+            eprintln!(
+                "position {i:2}/{}: {nodes:>10} nodes  {fen}",
+                bench::POSITIONS.len()
+            );
+        },
+    )
+    .expect("nothing stops the command-line bench");
     eprintln!("time {:.3} s", result.time.as_secs_f64());
     println!("{} nodes {} nps", result.nodes, result.nps());
     Ok(Outcome::Success)

@@ -49,8 +49,6 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let Some(dir) = args.value::<PathBuf>("out")? else {
         return Err(UsageError(format!("--out DIR is required\n{USAGE}")));
     };
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
     let openings = match args.value::<PathBuf>("book")? {
         Some(path) => read_openings(&path)?,
         None => Vec::new(),
@@ -71,6 +69,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         Some(net) => format!("net {:016x}", net.checksum()),
         None => "the hand-written evaluation".to_string(),
     };
+    // The directory is made only once everything else was accepted.
+    std::fs::create_dir_all(&dir)
+        .map_err(|e| UsageError(format!("cannot create {}: {e}", dir.display())))?;
     let config = DatagenConfig {
         output: dir.join(DATA_FILE),
         nodes: args.value("nodes")?.unwrap_or(DEFAULT_NODES).max(1),

@@ -54,6 +54,11 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         Some(other) => return Err(UsageError(format!("unknown game '{other}'\n{USAGE}"))),
         None => return Err(UsageError(format!("which game?\n{USAGE}"))),
     };
+    if report.visited == 0 {
+        return Err(UsageError(
+            "no position visited: nothing to measure (raise --games or --depth)".into(),
+        ));
+    }
     let report = Report {
         seconds: start.elapsed().as_secs_f64(),
         peak_mib: peak_memory_mib(),

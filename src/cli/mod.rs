@@ -36,11 +36,16 @@ impl From<Outcome> for ExitCode {
     }
 }
 
-/// Reads a perft suite from `path`.
+/// Reads a perft suite from `path`; a suite without a position is refused.
 pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-    epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))
+    let cases =
+        epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+    if cases.is_empty() {
+        return Err(UsageError(format!("{}: no positions", path.display())));
+    }
+    Ok(cases)
 }
 
 /// The positions of the suite named by `--epd`, or the start position without it, and a

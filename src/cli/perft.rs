@@ -6,7 +6,7 @@ use std::time::Instant;
 use super::args::{Args, UsageError, number};
 use super::{Outcome, case_position, nps, read_suite};
 use rookery::chess::Position;
-use rookery::chess::perft::{PerftEntry, divide_report, perft, perft_hashed};
+use rookery::chess::perft::{MAX_PERFT_DEPTH, PerftEntry, divide_report, perft, perft_hashed};
 use rookery::hashing::Table;
 
 /// Usage text.
@@ -39,6 +39,11 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
                 .split_first()
                 .ok_or_else(|| UsageError(USAGE.to_string()))?;
             let depth: u32 = number(depth, "DEPTH")?;
+            if depth > MAX_PERFT_DEPTH {
+                return Err(UsageError(format!(
+                    "perft depth must be 0 to {MAX_PERFT_DEPTH}, got {depth}"
+                )));
+            }
             let mut pos = if fen.is_empty() {
                 let mut pos = Position::startpos();
                 if chess960 {
@@ -57,7 +62,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 
 fn run_divide(pos: &mut Position, depth: u32, table: Option<&Table<PerftEntry>>) {
     let start = Instant::now();
-    let (report, total) = divide_report(pos, depth, table);
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let (report, total) = divide_report(pos, depth, table, &never).expect("never stopped");
     let elapsed = start.elapsed();
     for line in report {
         println!("{line}");
@@ -76,6 +82,22 @@ fn run_suite(
     table: Option<&Table<PerftEntry>>,
 ) -> Result<Outcome, UsageError> {
     let cases = read_suite(&path)?;
+    if let Some(case) = cases.iter().find(|case| case.counts.is_empty()) {
+        return Err(UsageError(format!(
+            "{}: line {} has no depth counts to check",
+            path.display(),
+            case.line
+        )));
+    }
+    if !cases
+        .iter()
+        .any(|case| case.counts.iter().any(|(d, _)| *d <= max_depth))
+    {
+        return Err(UsageError(format!(
+            "{}: no count at depth {max_depth} or less: nothing to check",
+            path.display()
+        )));
+    }
     let (mut passed, mut failed) = (0, 0);
     let (mut all_nodes, suite_start) = (0u64, Instant::now());
     for case in &cases {

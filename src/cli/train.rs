@@ -36,13 +36,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         epochs: args.value("epochs")?.unwrap_or(20usize).max(1),
         batch: args.value("batch")?.unwrap_or(16384usize).max(1),
         lr: args.value("lr")?.unwrap_or(0.001f32),
-        wdl: args.value::<f32>("wdl")?.unwrap_or(0.3).clamp(0.0, 1.0),
+        wdl: args.value::<f32>("wdl")?.unwrap_or(0.3),
         threads: args.value("threads")?.unwrap_or(1usize).clamp(1, 256),
         seed: args.value("seed")?.unwrap_or(1),
     };
     let trainer = Trainer {
         config,
-        validation_share: args.value::<f64>("val")?.unwrap_or(0.02).clamp(0.0, 0.5),
+        validation_share: args.value::<f64>("val")?.unwrap_or(0.02),
         mirror_files: args.switch("mirror-files"),
         resume: args.switch("resume"),
         out,

@@ -2,6 +2,7 @@
 //! table. Its node count is the engine's signature: any change to the search shows in it.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering::Relaxed;
 use std::time::{Duration, Instant};
 
 use super::eval::nnue::Network;
@@ -12,6 +13,8 @@ use crate::chess::Position;
 
 /// Depth searched when none is given.
 pub const DEFAULT_DEPTH: u32 = 11;
+/// Deepest bench accepted (`bench` in UCI and on the command line).
+pub const MAX_BENCH_DEPTH: u32 = 30;
 
 /// Openings, middlegames and endgames of every kind.
 pub const POSITIONS: [&str; 40] = [
@@ -75,11 +78,13 @@ impl BenchResult {
 
 /// Searches every bench position to `depth` with the default options but the evaluation
 /// `network` (the hand-written one for `None`); `progress` hears each position's node count.
+/// `None` when the client stopped it through `signals` ([`Signals::request_stop`]).
 pub fn run(
     depth: u32,
     network: Option<Arc<Network>>,
+    signals: &Signals,
     mut progress: impl FnMut(usize, &str, u64),
-) -> BenchResult {
+) -> Option<BenchResult> {
     let table = ChessTable::new(16).expect("16 MiB for the bench table");
     let limits = Limits {
         depth: Some(depth),
@@ -93,13 +98,21 @@ pub fn run(
     let mut nodes = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
         let pos = Position::from_fen(fen, false).expect("bench positions are valid");
-        let signals = Signals::default();
-        let result = search(&pos, &limits, &options, &table, &signals, &Silent);
+        // Each search ends by setting `stop`; a stop the client asked for stays. Reset,
+        // then looked at, so a request arriving in between is not lost.
+        signals.stop.store(false, Relaxed);
+        if signals.stop_requested.load(Relaxed) {
+            return None;
+        }
+        let result = search(&pos, &limits, &options, &table, signals, &Silent);
+        if signals.stop_requested.load(Relaxed) {
+            return None;
+        }
         nodes += result.nodes;
         progress(i + 1, fen, result.nodes);
     }
-    BenchResult {
+    Some(BenchResult {
         nodes,
         time: start.elapsed(),
-    }
+    })
 }

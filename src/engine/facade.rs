@@ -45,6 +45,15 @@ impl std::fmt::Display for Busy {
 
 impl std::error::Error for Busy {}
 
+/// Why a job (`perft`, `bench`) did not start.
+#[derive(Debug)]
+pub enum NotStarted {
+    /// A search is running.
+    Busy,
+    /// No thread could be started for it.
+    Thread(std::io::Error),
+}
+
 /// The engine's state between searches, and the search under way.
 pub struct Engine {
     position: Position,
@@ -321,7 +330,6 @@ impl Engine {
         self.stop();
         let signals = Arc::new(Signals::default());
         signals.pondering.store(limits.ponder, Relaxed);
-        self.signals = Arc::clone(&signals);
         let book_entry = self.book_entry(&limits);
         let table = Arc::clone(&self.table);
         let options = SearchOptions {
@@ -329,26 +337,45 @@ impl Engine {
             ..self.search_options()
         };
         let pos = self.position.clone();
+        let finisher = Arc::clone(&reporter);
+        self.spawn(
+            signals,
+            move |signals| match book_entry {
+                Some(entry) => {
+                    reporter.book_move(entry.mv, entry.weight);
+                    wait_for_release(&limits, signals);
+                    SearchResult {
+                        best: Some(entry.mv),
+                        ponder: None,
+                        score: 0,
+                        depth: 0,
+                        nodes: 0,
+                    }
+                }
+                None => search(&pos, &limits, &options, &table, signals, &*reporter),
+            },
+            move |result| finisher.finished(&result),
+        )
+    }
+
+    /// Runs `work` on the search thread, then `report` with what it returned: the engine
+    /// is busy until `report` has run, and [`Engine::stop`] and [`Engine::wait`] reach the
+    /// work through `signals` as they reach a search. Fails only when no thread can be
+    /// started; then neither runs.
+    fn spawn<T>(
+        &mut self,
+        signals: Arc<Signals>,
+        work: impl FnOnce(&Signals) -> T + Send + 'static,
+        report: impl FnOnce(T) + Send + 'static,
+    ) -> std::io::Result<()> {
+        self.signals = Arc::clone(&signals);
         let spawned = std::thread::Builder::new()
             .name("search".into())
             .stack_size(SEARCH_STACK)
             .spawn(move || {
-                let result = match book_entry {
-                    Some(entry) => {
-                        reporter.book_move(entry.mv, entry.weight);
-                        wait_for_release(&limits, &signals);
-                        SearchResult {
-                            best: Some(entry.mv),
-                            ponder: None,
-                            score: 0,
-                            depth: 0,
-                            nodes: 0,
-                        }
-                    }
-                    None => search(&pos, &limits, &options, &table, &signals, &*reporter),
-                };
+                let result = work(&signals);
                 signals.done.store(true, Relaxed);
-                reporter.finished(&result);
+                report(result);
             });
         match spawned {
             Ok(handle) => {
@@ -362,9 +389,10 @@ impl Engine {
         }
     }
 
-    /// Stops a running search and waits until its result has been reported.
+    /// Stops a running search (or perft, or bench) and waits until its result has been
+    /// reported.
     pub fn stop(&mut self) {
-        self.signals.stop.store(true, Relaxed);
+        self.signals.request_stop();
         self.wait();
     }
 
@@ -393,13 +421,23 @@ impl Engine {
         self.searching.is_some()
     }
 
-    /// Perft divide of the current position: one line per move, then the total.
-    pub fn perft_divide(&mut self, depth: u32) -> Result<Vec<String>, Busy> {
+    /// Perft divide of the current position on the search thread: `report` hears one line
+    /// per move and the total, or `None` when [`Engine::stop`] ended it first. Refused while
+    /// a search runs.
+    pub fn perft(
+        &mut self,
+        depth: u32,
+        report: impl FnOnce(Option<Vec<String>>) + Send + 'static,
+    ) -> Result<(), NotStarted> {
         if self.is_searching() {
-            return Err(Busy);
+            return Err(NotStarted::Busy);
         }
         let mut pos = self.position.clone();
-        Ok(divide_report(&mut pos, depth, None).0)
+        let work = move |signals: &Signals| {
+            divide_report(&mut pos, depth, None, &signals.stop_requested).map(|(lines, _)| lines)
+        };
+        self.spawn(Arc::new(Signals::default()), work, report)
+            .map_err(NotStarted::Thread)
     }
 
     /// The static evaluation of the current position, term by term.
@@ -412,26 +450,58 @@ impl Engine {
         evaluate_position(&self.network, self.position.chess())
     }
 
-    /// The bench at `depth`, evaluated as the settings say (`Use NNUE`, `EvalFile`);
-    /// `progress` hears each position's node count.
+    /// The bench at `depth` on the search thread, evaluated as the settings say
+    /// (`Use NNUE`, `EvalFile`): `progress` hears each position's node count, `report` the
+    /// totals, or `None` when [`Engine::stop`] ended it first. Refused while a search runs.
     pub fn bench(
         &mut self,
         depth: u32,
-        progress: impl FnMut(usize, &str, u64),
-    ) -> Result<BenchResult, Busy> {
+        progress: impl FnMut(usize, &str, u64) + Send + 'static,
+        report: impl FnOnce(Option<BenchResult>) + Send + 'static,
+    ) -> Result<(), NotStarted> {
         if self.is_searching() {
-            return Err(Busy);
+            return Err(NotStarted::Busy);
         }
-        Ok(bench::run(depth, self.search_options().network, progress))
+        let network = self.search_options().network;
+        let work = move |signals: &Signals| bench::run(depth, network, signals, progress);
+        self.spawn(Arc::new(Signals::default()), work, report)
+            .map_err(NotStarted::Thread)
     }
 }
 
-/// Memory the system could give us now, in MiB (Linux `MemAvailable`), if known.
+/// Memory the system could give us now, in MiB, if known: Linux's `MemAvailable`, or less
+/// when the process's control group (a container) has a memory limit.
 fn available_memory_mib() -> Option<usize> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
+    let system = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kib / 1024)
+        });
+    let read = |path: &str| std::fs::read_to_string(path).ok();
+    // cgroup v2, then v1.
+    let group = [
+        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+        (
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+            "/sys/fs/cgroup/memory/memory.usage_in_bytes",
+        ),
+    ]
+    .iter()
+    .find_map(|(limit, usage)| cgroup_room_mib(&read(limit)?, &read(usage)?));
+    match (system, group) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+/// What a control group's memory limit leaves beside its usage, in MiB; `None` without a
+/// limit (`max`, or v1's "unlimited", a number near `i64::MAX`).
+fn cgroup_room_mib(limit: &str, usage: &str) -> Option<usize> {
+    let limit: u64 = limit.trim().parse().ok()?;
+    let usage: u64 = usage.trim().parse().ok()?;
+    (limit < 1 << 60).then(|| (limit.saturating_sub(usage) >> 20) as usize)
 }
 
 /// A seed that differs from run to run, for book choices nobody asked to repeat.
@@ -456,6 +526,14 @@ mod tests {
         engine.set_option("UCI_LimitStrength", "false").unwrap();
         engine.set_option("Use NNUE", "false").unwrap();
         assert!(engine.search_options().network.is_none());
+    }
+
+    #[test]
+    fn a_control_group_limit_bounds_the_memory_available() {
+        assert_eq!(cgroup_room_mib("1073741824\n", "268435456\n"), Some(768));
+        assert_eq!(cgroup_room_mib("max\n", "268435456\n"), None);
+        assert_eq!(cgroup_room_mib("9223372036854771712", "1529565184"), None);
+        assert_eq!(cgroup_room_mib("1048576", "2097152"), Some(0));
     }
 
     #[test]

@@ -36,6 +36,6 @@ pub mod tb;
 pub mod timeman;
 pub mod tt;
 
-pub use facade::{Busy, Engine, NAME};
+pub use facade::{Busy, Engine, NAME, NotStarted};
 pub use limits::Limits;
 pub use options::{EVAL_FILE_OPTION, OPTIONS, OptionError, OptionKind, Settings};

@@ -3,11 +3,18 @@
 //!
 //! Scores: a tablebase win is worth [`TB_WIN`] less the ply, below every mate score and
 //! above every evaluation, so the search still prefers a mate it can see.
+//!
+//! Every table is probed once when it is loaded: a damaged file is refused then, instead of
+//! failing every probe of a game in silence.
 
 use std::path::Path;
 
-use shakmaty::{Chess, Move, Position as _};
-use shakmaty_syzygy::{AmbiguousWdl, Tablebase, Wdl};
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use shakmaty::{
+    Board, CastlingMode, Chess, Color, FromSetup, Move, Position as _, Rank, Role, Setup, Square,
+};
+use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase, Wdl};
 
 use super::score::TB_WIN;
 
@@ -67,10 +74,12 @@ impl Outcome {
 
 impl Tablebases {
     /// Loads the tables in `paths` (directories separated by `:`, as Stockfish reads
-    /// `SyzygyPath`). Refused when a directory cannot be read or none holds a table.
+    /// `SyzygyPath`). Refused when a directory cannot be read, none holds a table, or a
+    /// table fails its probe.
     pub fn open(paths: &str) -> Result<Tablebases, String> {
         let mut tables = Tablebase::new();
         let mut files = 0;
+        let mut names = Vec::new();
         for dir in paths.split(':').filter(|d| !d.is_empty()) {
             if !Path::new(dir).is_dir() {
                 return Err(format!("'{dir}' is not a directory"));
@@ -78,9 +87,13 @@ impl Tablebases {
             files += tables
                 .add_directory(dir)
                 .map_err(|e| format!("cannot read '{dir}': {e}"))?;
+            names.extend(table_names(Path::new(dir)));
         }
         if files == 0 {
             return Err(format!("no tablebase files in '{paths}'"));
+        }
+        for name in names {
+            probe_once(&tables, &name)?;
         }
         let max_pieces = tables.max_pieces();
         Ok(Tablebases { tables, max_pieces })
@@ -148,6 +161,77 @@ impl Tablebases {
 }
 
 /// The same result from the other side.
+/// The material names (`KBPvK`) of the table files in `dir`.
+fn table_names(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|entry| {
+            let path = entry.ok()?.path();
+            let extension = path.extension()?.to_str()?;
+            matches!(extension, "rtbw" | "rtbz").then_some(())?;
+            Some(path.file_stem()?.to_str()?.to_string())
+        })
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// Probes one position of the table `name`, win/draw/loss and distance to zeroing: a probe
+/// that fails on the file (not for a table that is missing) refuses the tables.
+fn probe_once(tables: &Tablebase<Chess>, name: &str) -> Result<(), String> {
+    let Some(pos) = sample_position(name) else {
+        return Ok(()); // not a table name: add_directory skipped it too
+    };
+    let damaged = |e: SyzygyError| match e {
+        SyzygyError::ProbeFailed { .. } => Err(format!("table {name} is damaged: {e}")),
+        _ => Ok(()),
+    };
+    tables.probe_wdl(&pos).map(|_| ()).or_else(damaged)?;
+    tables.probe_dtz(&pos).map(|_| ()).or_else(damaged)
+}
+
+/// A legal position, White to move, with the material a table name gives (`KBPvK`: White
+/// king, bishop and pawn against the Black king), placed at seeded random squares.
+fn sample_position(name: &str) -> Option<Chess> {
+    let (white, black) = name.split_once('v')?;
+    let roles = |side: &str| -> Option<Vec<Role>> {
+        side.chars()
+            .map(|c| Role::from_char(c.to_ascii_lowercase()))
+            .collect()
+    };
+    let sides = [(Color::White, roles(white)?), (Color::Black, roles(black)?)];
+    if sides.iter().map(|(_, roles)| roles.len()).sum::<usize>() > 32 {
+        return None;
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for _ in 0..1000 {
+        let mut board = Board::empty();
+        for (color, roles) in &sides {
+            for &role in roles {
+                let square = loop {
+                    let square = Square::new(rng.random_range(0..64u32));
+                    let back_rank = matches!(square.rank(), Rank::First | Rank::Eighth);
+                    if board.piece_at(square).is_none() && !(role == Role::Pawn && back_rank) {
+                        break square;
+                    }
+                };
+                board.set_piece_at(square, role.of(*color));
+            }
+        }
+        let setup = Setup {
+            board,
+            ..Setup::empty()
+        };
+        if let Ok(pos) = Chess::from_setup(setup, CastlingMode::Standard) {
+            return Some(pos);
+        }
+    }
+    None
+}
+
 fn negate(outcome: Outcome) -> Outcome {
     match outcome {
         Outcome::Loss => Outcome::Win,

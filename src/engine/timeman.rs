@@ -28,11 +28,11 @@ pub struct TimeManager {
 
 impl TimeManager {
     /// Budgets for `us` under `limits`, keeping `overhead` back for communication delays.
+    /// Given both a `movetime` and a clock, the smaller plan holds: a movetime never
+    /// spends a clock that cannot pay for it.
     pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
-        let (soft, hard) = if let Some(movetime) = limits.movetime {
-            let t = movetime.saturating_sub(overhead);
-            (Some(t), Some(t))
-        } else if let Some(clock) = limits.clock(us) {
+        let movetime = limits.movetime.map(|t| t.saturating_sub(overhead));
+        let clock_plan = limits.clock(us).map(|clock| {
             let inc = limits.increment(us);
             // Never plan on more than the clock minus the overhead and the stall reserve.
             let available = clock.saturating_sub(overhead + STALL_RESERVE);
@@ -42,16 +42,21 @@ impl TimeManager {
                 .clamp(1, HORIZON_MOVES);
             let hard_cap = available.mul_f64(if moves == 1 { 0.8 } else { 0.6 });
             let soft = (available / moves + inc.mul_f64(0.75)).min(hard_cap);
-            let hard = (soft * 5).min(hard_cap);
-            (Some(soft), Some(hard))
-        } else {
-            (None, None)
+            (soft, (soft * 5).min(hard_cap))
+        });
+        let (soft, hard, scalable) = match (movetime, clock_plan) {
+            (Some(t), None) => (Some(t), Some(t), false),
+            (None, Some((soft, hard))) => (Some(soft), Some(hard), true),
+            // The movetime holds while the clock's plan is longer; else the clock's plan.
+            (Some(t), Some((soft, _))) if t <= soft => (Some(t), Some(t), false),
+            (Some(t), Some((soft, hard))) => (Some(soft), Some(hard.min(t)), true),
+            (None, None) => (None, None, false),
         };
         TimeManager {
             start: Instant::now(),
             soft,
             hard,
-            scalable: limits.movetime.is_none(),
+            scalable,
         }
     }
 
@@ -162,6 +167,24 @@ mod tests {
                 "{ms}+{inc}: hard {hard:?}"
             );
         }
+    }
+
+    #[test]
+    fn with_a_movetime_and_a_clock_the_smaller_plan_holds() {
+        let overhead = Duration::from_millis(10);
+        let both = |ms: u64, movetime: u64| {
+            let limits = Limits {
+                movetime: Some(Duration::from_millis(movetime)),
+                ..clock(ms, 0, None)
+            };
+            TimeManager::new(&limits, Color::White, overhead).budget()
+        };
+        let clock_only = TimeManager::new(&clock(1000, 0, None), Color::White, overhead).budget();
+        // A long movetime on a short clock: the clock's plan.
+        assert_eq!(both(1000, 5000), clock_only);
+        // A short movetime on a long clock: the movetime, less the overhead.
+        let short = Some(Duration::from_millis(90));
+        assert_eq!(both(60_000, 100), (short, short));
     }
 
     #[test]

@@ -1,10 +1,11 @@
 //! Trainer checkpoints: the `f32` model and Adam's state after a whole epoch, so a stopped
 //! training run goes on from its last epoch.
 //!
-//! Layout (little-endian): magic `RKCK`, version `u32` (2), epochs done `u32`, Adam steps
+//! Layout (little-endian): magic `RKCK`, version `u32` (3), epochs done `u32`, Adam steps
 //! `u64`, parameter count `u32`, the run's fingerprint `u64` (its settings and data, so a
-//! resume on other data or settings is refused), then the parameters, the first moments and
-//! the second moments as `f32`, then an FNV-1a 64 checksum of every byte before it.
+//! resume on other data or settings is refused), the best validation loss so far `f32`
+//! (infinite before any), then the parameters, the first moments and the second moments as
+//! `f32`, then an FNV-1a 64 checksum of every byte before it.
 
 use std::io;
 use std::path::Path;
@@ -13,9 +14,9 @@ use super::train::{Adam, Model, PARAMS};
 use crate::hashing::checksum::fnv1a;
 
 const MAGIC: [u8; 4] = *b"RKCK";
-const VERSION: u32 = 2;
+const VERSION: u32 = 3;
 /// Bytes before the parameters.
-const HEAD: usize = 32;
+const HEAD: usize = 36;
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,6 +25,8 @@ pub struct Checkpoint {
     pub epochs_done: usize,
     /// What the run trains on and how (see [`crate::learn::train::fingerprint`]).
     pub fingerprint: u64,
+    /// The lowest validation loss of the epochs done: the loss of the net file's epoch.
+    pub best_val_loss: f32,
     /// The model.
     pub model: Model,
     /// The optimiser.
@@ -40,6 +43,7 @@ impl Checkpoint {
         bytes.extend_from_slice(&self.adam.steps.to_le_bytes());
         bytes.extend_from_slice(&(PARAMS as u32).to_le_bytes());
         bytes.extend_from_slice(&self.fingerprint.to_le_bytes());
+        bytes.extend_from_slice(&self.best_val_loss.to_le_bytes());
         for block in [&self.model.params, &self.adam.m, &self.adam.v] {
             for x in block.iter() {
                 bytes.extend_from_slice(&x.to_le_bytes());
@@ -74,6 +78,7 @@ impl Checkpoint {
         Ok(Checkpoint {
             epochs_done: u32_at(8) as usize,
             fingerprint: u64::from_le_bytes(body[24..32].try_into().expect("8 bytes")),
+            best_val_loss: f32::from_le_bytes(body[32..36].try_into().expect("4 bytes")),
             model: Model {
                 params: floats[..PARAMS].to_vec(),
             },
@@ -107,6 +112,7 @@ mod tests {
         let checkpoint = Checkpoint {
             epochs_done: 4,
             fingerprint: 0xfeed,
+            best_val_loss: 0.25,
             model: Model::random(1),
             adam,
         };

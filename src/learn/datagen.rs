@@ -286,13 +286,22 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
 }
 
 /// Opens `path` for appending whole records: a partly written record left at its end by a
-/// stopped run is cut off first. Returns the file and the records already in it.
+/// stopped run is cut off first. Returns the file and the records already in it. The file
+/// stays locked while it is open: a second run on the same file is refused, since it would
+/// write the same games.
 pub fn open_for_append(path: &Path) -> io::Result<(File, u64)> {
     let file = OpenOptions::new()
         .create(true)
         .append(true)
         .read(true)
         .open(path)?;
+    file.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => io::Error::new(
+            io::ErrorKind::ResourceBusy,
+            "another datagen run is writing this file (one writer per directory)",
+        ),
+        std::fs::TryLockError::Error(e) => e,
+    })?;
     let len = file.metadata()?.len();
     let whole = len - len % RECORD_BYTES as u64;
     if whole != len {
@@ -448,8 +457,28 @@ mod tests {
         assert_eq!(&all[..written.len()], &written[..], "earlier games kept");
         let total = first.positions.load(Relaxed) + second.positions.load(Relaxed);
         assert_eq!(decoded.records.len() as u64, total);
-        // The restart played other games than the first run.
-        assert_ne!(&all[written.len()..][..64], &written[..64]);
+        // The restart played other games than the first run: no record of its games is
+        // one of the first run's.
+        let first_records: std::collections::HashSet<&[u8]> = written.chunks(32).collect();
+        let repeated = all[written.len()..]
+            .chunks(32)
+            .filter(|r| first_records.contains(r))
+            .count();
+        assert_eq!(repeated, 0, "records of the first run written again");
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+    }
+
+    #[test]
+    fn a_second_writer_on_the_same_file_is_refused() {
+        let path = scratch("lock");
+        let (_first, _) = open_for_append(&path).unwrap();
+        let second = open_for_append(&path).unwrap_err();
+        assert_eq!(second.kind(), io::ErrorKind::ResourceBusy, "{second}");
+        drop(_first);
+        assert!(
+            open_for_append(&path).is_ok(),
+            "free again once the first is closed"
+        );
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 

@@ -169,7 +169,8 @@ pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
     let mut loaded = Loaded::default();
     for path in paths {
         for file in data_files(path)? {
-            let bytes = std::fs::read(&file)?;
+            let bytes = std::fs::read(&file)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", file.display())))?;
             let decoded = decode_all(&bytes).map_err(|e: CorruptRecord| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,

@@ -558,6 +558,7 @@ mod tests {
         let saved = Checkpoint {
             epochs_done: 2,
             fingerprint: fingerprint(&config, &data, 0),
+            best_val_loss: f32::INFINITY,
             model,
             adam,
         }

@@ -4,10 +4,11 @@
 //!
 //! The net file holds the epoch with the lowest validation loss so far (every epoch when
 //! nothing is kept for validation); the state goes to the net's path with the extension
-//! `.ckpt`, and a run with `resume` set goes on from it when it was made on the same data
-//! and settings.
+//! `.ckpt`, and a run with `resume` set goes on from it, with its best loss, when it was
+//! made on the same data and settings. A run never overwrites its data, nor a checkpoint
+//! it was not told to resume.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rand::SeedableRng;
@@ -41,6 +42,25 @@ pub struct Trained {
     pub elapsed: Duration,
 }
 
+/// The largest share of the samples that validation may take.
+pub const MAX_VALIDATION_SHARE: f64 = 0.5;
+
+/// Where the epochs start: a fresh model, or a checkpoint's.
+struct Start {
+    model: Model,
+    adam: Adam,
+    first_epoch: usize,
+    best_val_loss: f32,
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// A configured training run.
 #[derive(Clone, Debug)]
 pub struct Trainer {
@@ -63,12 +83,7 @@ impl Trainer {
     pub fn run(&self, data: &[PathBuf], log: &mut dyn FnMut(&str)) -> Result<Trained, TrainError> {
         let config = &self.config;
         let checkpoint_path = self.out.with_extension("ckpt");
-        if checkpoint_path == self.out {
-            return Err(TrainError(format!(
-                "{}: the net file cannot end in .ckpt",
-                self.out.display()
-            )));
-        }
+        self.check_settings(data, &checkpoint_path)?;
         let loaded = dataset::load(data).map_err(|e| TrainError(format!("data: {e}")))?;
         let samples = loaded.samples;
         if samples.is_empty() {
@@ -84,6 +99,13 @@ impl Trainer {
         let (val, mut train_set) =
             dataset::split_by_blocks(&samples, self.validation_share, config.seed);
         drop(samples);
+        if train_set.is_empty() {
+            return Err(TrainError(format!(
+                "data: {} samples leave none to train on at a validation share of {}",
+                val.len(),
+                self.validation_share
+            )));
+        }
         train_set.shuffle(&mut ChaCha8Rng::seed_from_u64(config.seed));
         // Mirrored copies join the training set only, so validation never sees a twin.
         if self.mirror_files {
@@ -101,25 +123,93 @@ impl Trainer {
             loaded.trailing_bytes
         ));
         let fingerprint = train::fingerprint(config, &train_set, val.len());
-        let (model, adam, first_epoch) = self.starting_state(&checkpoint_path, fingerprint, log)?;
-        self.epochs(
-            &train_set,
-            &val,
-            (model, adam, first_epoch),
-            fingerprint,
-            log,
-        )
+        let from = self.starting_state(&checkpoint_path, fingerprint, log)?;
+        self.epochs(&train_set, &val, from, fingerprint, log)
     }
 
-    /// A fresh model, or the one the checkpoint holds when resuming.
+    /// Refuses settings that cannot train (a learning rate, target mix or validation share
+    /// that is not a number in its range) and outputs that would overwrite what the run was
+    /// not told to: a data file, or a checkpoint without `resume`. A net in a directory that
+    /// does not exist is refused before any work.
+    fn check_settings(&self, data: &[PathBuf], checkpoint_path: &Path) -> Result<(), TrainError> {
+        let config = &self.config;
+        if !(config.lr.is_finite() && config.lr > 0.0) {
+            return Err(TrainError(format!(
+                "the learning rate must be a positive number, got {}",
+                config.lr
+            )));
+        }
+        if !(0.0..=1.0).contains(&config.wdl) {
+            return Err(TrainError(format!(
+                "the result's weight must be from 0 to 1, got {}",
+                config.wdl
+            )));
+        }
+        if !(0.0..=MAX_VALIDATION_SHARE).contains(&self.validation_share) {
+            return Err(TrainError(format!(
+                "the validation share must be from 0 to {MAX_VALIDATION_SHARE}, got {}",
+                self.validation_share
+            )));
+        }
+        if *checkpoint_path == self.out {
+            return Err(TrainError(format!(
+                "{}: the net file cannot end in .ckpt",
+                self.out.display()
+            )));
+        }
+        let directory = match self.out.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        if !directory.is_dir() {
+            return Err(TrainError(format!(
+                "{}: no such directory",
+                directory.display()
+            )));
+        }
+        let outputs = [
+            self.out.clone(),
+            checkpoint_path.to_path_buf(),
+            self.out.with_extension("nnue.tmp"),
+            checkpoint_path.with_extension("ckpt.tmp"),
+        ];
+        for path in data {
+            let files = dataset::data_files(path)
+                .map_err(|e| TrainError(format!("data: {}: {e}", path.display())))?;
+            for file in files {
+                if let Some(output) = outputs.iter().find(|o| same_file(o, &file)) {
+                    return Err(TrainError(format!(
+                        "{}: writing there would overwrite the training data {}",
+                        output.display(),
+                        file.display()
+                    )));
+                }
+            }
+        }
+        if !self.resume && checkpoint_path.exists() {
+            return Err(TrainError(format!(
+                "{}: a checkpoint exists; --resume goes on from it (or remove it to start afresh)",
+                checkpoint_path.display()
+            )));
+        }
+        Ok(())
+    }
+
+    /// A fresh model, or the one the checkpoint holds when resuming, with the best
+    /// validation loss so far.
     fn starting_state(
         &self,
-        checkpoint_path: &std::path::Path,
+        checkpoint_path: &Path,
         fingerprint: u64,
         log: &mut dyn FnMut(&str),
-    ) -> Result<(Model, Adam, usize), TrainError> {
+    ) -> Result<Start, TrainError> {
         if !(self.resume && checkpoint_path.exists()) {
-            return Ok((Model::random(self.config.seed), Adam::new(PARAMS), 0));
+            return Ok(Start {
+                model: Model::random(self.config.seed),
+                adam: Adam::new(PARAMS),
+                first_epoch: 0,
+                best_val_loss: f32::INFINITY,
+            });
         }
         let unreadable = |e: String| TrainError(format!("{}: {e}", checkpoint_path.display()));
         let bytes = std::fs::read(checkpoint_path).map_err(|e| unreadable(e.to_string()))?;
@@ -130,7 +220,12 @@ impl Trainer {
             ));
         }
         log(&format!("resuming after epoch {}", checkpoint.epochs_done));
-        Ok((checkpoint.model, checkpoint.adam, checkpoint.epochs_done))
+        Ok(Start {
+            model: checkpoint.model,
+            adam: checkpoint.adam,
+            first_epoch: checkpoint.epochs_done,
+            best_val_loss: checkpoint.best_val_loss,
+        })
     }
 
     /// The epochs from `first_epoch` on: train, validate, write the best net and the
@@ -139,15 +234,19 @@ impl Trainer {
         &self,
         train_set: &[Sample],
         val: &[Sample],
-        (mut model, mut adam, first_epoch): (Model, Adam, usize),
+        from: Start,
         fingerprint: u64,
         log: &mut dyn FnMut(&str),
     ) -> Result<Trained, TrainError> {
         let config = &self.config;
         let out = &self.out;
         let checkpoint_path = out.with_extension("ckpt");
-        // A resumed run starts its best afresh: its first epoch is written.
-        let mut best_val_loss = f32::INFINITY;
+        let Start {
+            mut model,
+            mut adam,
+            first_epoch,
+            mut best_val_loss,
+        } = from;
         let mut checksum = None;
         let batches = train_set.len().div_ceil(config.batch);
         let start = Instant::now();
@@ -177,6 +276,13 @@ impl Trainer {
                 },
             );
             let val_loss = train::mean_loss(&model, val, config.wdl, config.threads);
+            if !(loss.is_finite() && (val.is_empty() || val_loss.is_finite())) {
+                return Err(TrainError(format!(
+                    "epoch {}: the loss is not a number (train {loss}, validation {val_loss}); \
+                     nothing written",
+                    epoch + 1
+                )));
+            }
             let secs = epoch_start.elapsed().as_secs_f64();
             log(&format!(
                 "epoch {}/{}: train loss {loss:.6} validation loss {val_loss:.6} lr {:.6} {:.1} s ({:.0} samples/s)",
@@ -203,6 +309,7 @@ impl Trainer {
             Checkpoint {
                 epochs_done: epoch + 1,
                 fingerprint,
+                best_val_loss,
                 model: model.clone(),
                 adam: adam.clone(),
             }
@@ -213,5 +320,57 @@ impl Trainer {
             checksum,
             elapsed: start.elapsed(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_resume_starts_from_the_checkpoints_epoch_and_best_validation_loss() {
+        let dir = std::env::temp_dir().join(format!("rookery-trainer-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let trainer = Trainer {
+            config: TrainConfig {
+                epochs: 4,
+                batch: 16,
+                lr: 0.001,
+                wdl: 0.0,
+                threads: 1,
+                seed: 1,
+            },
+            validation_share: 0.0,
+            mirror_files: false,
+            resume: true,
+            out: dir.join("net.nnue"),
+        };
+        let checkpoint_path = trainer.out.with_extension("ckpt");
+        Checkpoint {
+            epochs_done: 2,
+            fingerprint: 7,
+            best_val_loss: 0.25,
+            model: Model::random(3),
+            adam: Adam::new(PARAMS),
+        }
+        .save(&checkpoint_path)
+        .unwrap();
+        let from = trainer.starting_state(&checkpoint_path, 7, &mut |_| {});
+        let from = from.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((from.first_epoch, from.best_val_loss), (2, 0.25));
+        assert!(
+            trainer
+                .starting_state(&checkpoint_path, 8, &mut |_| {})
+                .is_err()
+        );
+        // Without a resume the run starts afresh, and its check refuses to overwrite.
+        let afresh = Trainer {
+            resume: false,
+            ..trainer.clone()
+        };
+        let from = afresh.starting_state(&checkpoint_path, 7, &mut |_| {});
+        assert!(from.is_ok_and(|f| f.first_epoch == 0 && f.best_val_loss.is_infinite()));
+        assert!(afresh.check_settings(&[], &checkpoint_path).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -18,8 +18,9 @@ use shakmaty::{CastlingMode, Move, Position as _};
 use tracing::debug;
 
 use self::parse::{Command, parse_command};
+use crate::engine::bench::BenchResult;
 use crate::engine::search::{Line, Reporter, SearchResult};
-use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, OptionError};
+use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, NotStarted, OptionError};
 
 /// Where protocol lines and progress notes go.
 pub trait Output: Send + Sync {
@@ -90,6 +91,19 @@ pub fn run_stdio() {
     session.run(io::stdin().lock());
 }
 
+/// Whether `line` is a UCI command this engine knows (its first word decides).
+pub fn is_command(line: &str) -> bool {
+    !matches!(parse_command(line), Command::Unknown(_) | Command::Empty)
+}
+
+/// Runs `commands` in order on a fresh engine, answering on stdout: each waits until the
+/// one before has finished (a `go` its search, a `bench` its positions), so a script of
+/// commands runs as written; returns after the last, or at `quit`.
+pub fn run_commands(commands: &[String]) {
+    let mut session = Uci::new(Engine::new(), Arc::new(Stdout));
+    session.run_in_turn(commands);
+}
+
 impl Uci {
     /// A session driving `engine`, answering through `out`.
     pub fn new(engine: Engine, out: Arc<dyn Output>) -> Uci {
@@ -117,6 +131,17 @@ impl Uci {
             }
         }
         self.engine.stop();
+    }
+
+    /// Handles `commands` one after the other, each after the one before has finished.
+    pub fn run_in_turn(&mut self, commands: &[String]) {
+        for line in commands {
+            self.engine.wait();
+            if !self.handle(line) {
+                break;
+            }
+        }
+        self.engine.wait();
     }
 
     fn send(&self, text: &str) {
@@ -190,14 +215,15 @@ impl Uci {
                 }
             }
             Command::Perft(Err(e)) => self.info(&e),
-            Command::Perft(Ok(depth)) => match self.engine.perft_divide(depth) {
-                Ok(lines) => {
-                    for text in lines {
-                        self.send(&text);
-                    }
-                }
-                Err(Busy) => self.refused("go perft"),
-            },
+            Command::Perft(Ok(depth)) => {
+                let out = Arc::clone(&self.out);
+                let report = move |lines: Option<Vec<String>>| match lines {
+                    Some(lines) => lines.iter().for_each(|text| send(&*out, text)),
+                    None => send(&*out, "info string go perft stopped"),
+                };
+                let started = self.engine.perft(depth, report);
+                self.not_started("go perft", started);
+            }
             Command::Stop => self.engine.stop(),
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return false,
@@ -224,6 +250,8 @@ impl Uci {
         true
     }
 
+    /// Runs the bench on the search thread: `isready`, `stop` and `quit` are answered
+    /// while it runs.
     fn bench(&mut self, depth: Result<u32, String>) {
         // Refused while searching before the depth is looked at, as before.
         if self.engine.is_searching() {
@@ -236,12 +264,26 @@ impl Uci {
         };
         let out = Arc::clone(&self.out);
         let count = crate::engine::bench::POSITIONS.len();
-        let result = self.engine.bench(depth, |i, fen, nodes| {
+        let progress = move |i: usize, fen: &str, nodes: u64| {
             out.progress(&format!("position {i:2}/{count}: {nodes:>10} nodes  {fen}"));
-        });
-        match result {
-            Ok(result) => self.send(&format!("{} nodes {} nps", result.nodes, result.nps())),
-            Err(Busy) => self.refused("bench"),
+        };
+        let out = Arc::clone(&self.out);
+        let report = move |result: Option<BenchResult>| match result {
+            Some(r) => send(&*out, &format!("{} nodes {} nps", r.nodes, r.nps())),
+            None => send(&*out, "info string bench stopped"),
+        };
+        let started = self.engine.bench(depth, progress, report);
+        self.not_started("bench", started);
+    }
+
+    /// Says why a job did not start, if it did not.
+    fn not_started(&self, command: &str, started: Result<(), NotStarted>) {
+        match started {
+            Ok(()) => {}
+            Err(NotStarted::Busy) => self.refused(command),
+            Err(NotStarted::Thread(e)) => {
+                self.info(&format!("{command}: cannot start a thread: {e}"))
+            }
         }
     }
 }

@@ -6,13 +6,9 @@ use std::time::Duration;
 use shakmaty::CastlingMode;
 
 use crate::chess::Position;
+use crate::chess::perft::MAX_PERFT_DEPTH;
 use crate::engine::Limits;
-use crate::engine::bench::DEFAULT_DEPTH;
-
-/// Deepest `go perft` accepted.
-pub const MAX_PERFT_DEPTH: u32 = 12;
-/// Deepest `bench` accepted.
-pub const MAX_BENCH_DEPTH: u32 = 30;
+use crate::engine::bench::{DEFAULT_DEPTH, MAX_BENCH_DEPTH};
 
 /// One line of input, understood.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -46,8 +46,11 @@ const FINE_POLL_INTERVAL: u64 = 32;
 /// Flags shared by the thread that controls a search and every search thread.
 #[derive(Default)]
 pub struct Signals {
-    /// Stop searching now.
+    /// Stop searching now: set by the client, and by the search itself when its main
+    /// thread is done (to stop the helpers).
     pub stop: AtomicBool,
+    /// Set only by the client: a job of several searches (bench) ends for good.
+    pub stop_requested: AtomicBool,
     /// Searching on the opponent's time: clocks do not run.
     pub pondering: AtomicBool,
     /// When `ponderhit` arrived, if it did: the move's clock starts then.
@@ -59,10 +62,18 @@ pub struct Signals {
 }
 
 impl Signals {
-    /// Turns a ponder search into a normal timed one.
+    /// The client's stop: this search and any job it belongs to end.
+    pub fn request_stop(&self) {
+        self.stop_requested.store(true, Relaxed);
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Turns a ponder search into a normal timed one; a search that is not pondering
+    /// (a `ponderhit` sent late, or twice) goes on under the clock it has.
     pub fn ponder_hit(&self) {
-        *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
-        self.pondering.store(false, Relaxed);
+        if self.pondering.swap(false, Relaxed) {
+            *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        }
     }
 }
 
