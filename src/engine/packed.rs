@@ -2,10 +2,10 @@
 //!
 //! `from | to << 6 | promotion << 12 | castle << 15`, castling written king-to-rook as
 //! shakmaty does internally. A packed move is only a hint: it is turned back into a move by
-//! finding the legal move that packs the same, so a stale or colliding entry can never make
-//! the engine play an illegal move.
+//! finding the legal move that packs the same ([`PackedMove::legal_in`]), so a stale or
+//! colliding entry can never make the engine play an illegal move.
 
-use shakmaty::{CastlingSide, Chess, Move, MoveList, Position as _, Role, Square};
+use shakmaty::{CastlingSide, Chess, Move, Position as _, Role, Square};
 
 /// A move squeezed into 16 bits; 0 means no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,17 +59,6 @@ impl PackedMove {
             .into_iter()
             .find(|&mv| PackedMove::new(mv) == self)
     }
-
-    /// The legal move in `moves` that packs to this one, if any.
-    pub fn find(self, moves: &MoveList) -> Option<Move> {
-        if self.is_none() {
-            return None;
-        }
-        moves
-            .iter()
-            .copied()
-            .find(|&mv| PackedMove::new(mv) == self)
-    }
 }
 
 /// Promotions pack the role number; make sure the 3 bits suffice.
@@ -78,6 +67,15 @@ const _: () = assert!((Role::King as u16) < 8);
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shakmaty::MoveList;
+
+    /// The move of the full list that packs to `packed`: the reference `legal_in` must match.
+    fn find(packed: PackedMove, moves: &MoveList) -> Option<Move> {
+        moves
+            .iter()
+            .copied()
+            .find(|&mv| !packed.is_none() && PackedMove::new(mv) == packed)
+    }
     use crate::chess::Position;
 
     #[test]
@@ -93,7 +91,7 @@ mod tests {
             for &mv in &moves {
                 let packed = PackedMove::new(mv);
                 assert!(!packed.is_none());
-                assert_eq!(packed.find(&moves), Some(mv), "{fen}: {mv:?}");
+                assert_eq!(find(packed, &moves), Some(mv), "{fen}: {mv:?}");
             }
         }
     }
@@ -120,8 +118,8 @@ mod tests {
             for other in &positions {
                 for &mv in &other.legal_moves() {
                     let packed = PackedMove::new(mv);
-                    assert_eq!(packed.legal_in(pos.chess()), packed.find(&moves), "{mv:?}");
-                    checked += usize::from(packed.find(&moves).is_some());
+                    assert_eq!(packed.legal_in(pos.chess()), find(packed, &moves), "{mv:?}");
+                    checked += usize::from(find(packed, &moves).is_some());
                 }
             }
         }

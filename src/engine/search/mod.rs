@@ -896,13 +896,12 @@ impl Worker<'_> {
     /// repetition, and GUIs warn when one does).
     fn ponder_from_table(&mut self, best: Move) -> Option<Move> {
         self.board.do_move(best, self.table);
-        let moves = self.board.legal_moves();
         let reply = if self.is_draw(1) {
             None
         } else {
             self.table
                 .probe(TableKey::from(self.board.key()))
-                .and_then(|e| e.mv.find(&moves))
+                .and_then(|e| e.mv.legal_in(self.board.chess()))
         };
         self.board.undo_move();
         reply
