@@ -1,6 +1,6 @@
 //! `rookery`: command-line dispatch. Without a command it is the UCI engine; each tool
-//! (`bench`, `book`, `datagen`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`) is a
-//! module of [`cli`], this binary's own.
+//! (`bench`, `book`, `datagen`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`,
+//! `spsa`) is a module of [`cli`], this binary's own.
 
 mod cli;
 
@@ -24,7 +24,8 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
        rookery hash gomoku (--size N | --rect WxH) [MOVE...]  |  rookery hash hive GAMESTRING
-       rookery hashstats chess|gomoku|hive [OPTIONS]   (without a game: its options)";
+       rookery hashstats chess|gomoku|hive [OPTIONS]   (without a game: its options)
+       rookery spsa            the tunables in OpenBench's SPSA format (a `tune` build only)";
 
 fn main() -> ExitCode {
     rookery::logging::init();
@@ -38,6 +39,7 @@ fn main() -> ExitCode {
         Some("book") => cli::book::run(&words[1..]),
         Some("datagen") => cli::datagen::run(&words[1..]),
         Some("train") => cli::train::run(&words[1..]),
+        Some("spsa") => cli::spsa::run(&words[1..]),
         None => {
             rookery::uci::run_stdio();
             Ok(Outcome::Success)

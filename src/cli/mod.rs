@@ -9,6 +9,7 @@ pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;
 pub mod perft;
+pub mod spsa;
 pub mod train;
 
 use std::path::Path;

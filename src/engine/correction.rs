@@ -5,14 +5,12 @@
 
 use shakmaty::{Chess, Color, Position as _};
 
+use super::params::{correction_limit, correction_weight_max};
+
 /// Entries per side to move (a power of two).
 const SIZE: usize = 16_384;
 /// Corrections are kept in 1/GRAIN of a centipawn.
 const GRAIN: i32 = 256;
-/// An entry never corrects by more than this many centipawns.
-const LIMIT: i32 = 64;
-/// A search result weighs `min(depth + 1, WEIGHT_MAX)` / 256 into its entry.
-const WEIGHT_MAX: i32 = 16;
 
 /// One search thread's corrections by side to move and pawn structure.
 pub struct Correction {
@@ -59,12 +57,13 @@ impl Correction {
     /// Learns from a node searched to `depth` that scored `score` where the uncorrected
     /// static evaluation said `eval`.
     pub fn learn(&mut self, pos: &Chess, depth: i32, eval: i32, score: i32) {
-        let target = ((score - eval).clamp(-LIMIT, LIMIT)) * GRAIN;
-        let weight = (depth + 1).min(WEIGHT_MAX);
+        let limit = correction_limit();
+        let target = ((score - eval).clamp(-limit, limit)) * GRAIN;
+        let weight = (depth + 1).min(correction_weight_max());
         let (side, index) = Correction::slot(pos);
         let entry = &mut self.entries[side][index];
         let blended = (i32::from(*entry) * (256 - weight) + target * weight) / 256;
-        *entry = blended.clamp(-LIMIT * GRAIN, LIMIT * GRAIN) as i16;
+        *entry = blended.clamp(-limit * GRAIN, limit * GRAIN) as i16;
     }
 }
 
@@ -105,7 +104,10 @@ mod tests {
         }
         // Integer blending stops a step short of the limit; it never passes it.
         let saturated = c.corrected(&pos, 0);
-        assert!((LIMIT - 1..=LIMIT).contains(&saturated), "{saturated}");
+        assert!(
+            (correction_limit() - 1..=correction_limit()).contains(&saturated),
+            "{saturated}"
+        );
         // The other side to move has its own entry.
         let black = chess("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
         assert_eq!(c.corrected(&black, 0), 0);

@@ -18,6 +18,7 @@ use super::eval::nnue::accumulator::evaluate_position;
 use super::eval::nnue::{Network, default_network};
 use super::limits::Limits;
 use super::options::{self, Effect, OptionError, Settings};
+use super::params;
 use super::search::{Reporter, SearchOptions, SearchResult, Signals, search, wait_for_release};
 use super::strength::StrengthLimit;
 use super::tb::Tablebases;
@@ -128,7 +129,9 @@ impl Engine {
         if self.is_searching() {
             return Err(OptionError::Busy(name.to_string()));
         }
-        let option = options::find(name).ok_or_else(|| OptionError::Unknown(name.to_string()))?;
+        let Some(option) = options::find(name) else {
+            return set_tunable(name, value);
+        };
         let value = option.kind.parse(name, value)?;
         let before = self.settings.clone();
         option.store(&mut self.settings, &value);
@@ -509,6 +512,24 @@ fn clock_seed() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// Sets a tunable, the extra spin options of a `tune` build (any other build knows no
+/// such option).
+fn set_tunable(name: &str, value: &str) -> Result<(), OptionError> {
+    if !params::TUNE_BUILD
+        || !params::TUNABLES
+            .iter()
+            .any(|t| t.name.eq_ignore_ascii_case(name))
+    {
+        return Err(OptionError::Unknown(name.to_string()));
+    }
+    let value = value.trim().parse::<i32>().map_err(|_| {
+        OptionError::Invalid(format!(
+            "option {name}: value must be a whole number, got '{value}'"
+        ))
+    })?;
+    params::set(name, value).map_err(OptionError::Invalid)
 }
 
 #[cfg(test)]

@@ -4,12 +4,9 @@
 
 use shakmaty::{Color, Move, Piece, Square};
 
+use super::params::{history_bonus_max, history_max};
 use super::score::MAX_PLY;
 
-/// History scores stay within this magnitude.
-const HISTORY_MAX: i32 = 16_384;
-/// Bonus (and malus) of one cutoff, by depth squared up to this.
-const BONUS_MAX: i32 = 1200;
 /// (piece, destination) pairs: 12 pieces by 64 squares.
 const PIECE_TO: usize = 12 * 64;
 
@@ -62,9 +59,9 @@ fn piece_to_index((piece, to): PieceTo) -> usize {
     piece_index(piece) * 64 + to as usize
 }
 
-/// Moves a history entry towards +-HISTORY_MAX, more slowly the closer it is.
+/// Moves a history entry towards +-`history_max()`, more slowly the closer it is.
 fn nudge(entry: i32, bonus: i32) -> i32 {
-    entry + bonus - entry * bonus.abs() / HISTORY_MAX
+    entry + bonus - entry * bonus.abs() / history_max()
 }
 
 impl Heuristics {
@@ -107,7 +104,7 @@ impl Heuristics {
         tried: &[(Move, PieceTo)],
         lineage: Lineage,
     ) {
-        let bonus = (depth * depth).min(BONUS_MAX);
+        let bonus = (depth * depth).min(history_bonus_max());
         self.update(side, best, lineage, bonus);
         for &quiet in tried.iter().filter(|&&(mv, _)| mv != best.0) {
             self.update(side, quiet, lineage, -bonus);
@@ -130,7 +127,7 @@ impl Heuristics {
         let this = piece_to_index(this);
         for &earlier in lineage.0.iter().flatten() {
             let entry = &mut self.continuation[piece_to_index(earlier) * PIECE_TO + this];
-            // Within i16: nudge keeps an entry inside +-HISTORY_MAX.
+            // Within i16: nudge keeps an entry inside +-history_max() (at most 30,000).
             *entry = nudge(i32::from(*entry), bonus) as i16;
         }
     }
@@ -183,14 +180,14 @@ mod tests {
             h.reward(Color::White, 1, 40, best, &[], lineage);
         }
         // Saturated just below the bound, not wrapped around (i16 entries).
-        let near_top = HISTORY_MAX - BONUS_MAX..=HISTORY_MAX;
+        let near_top = history_max() - history_bonus_max()..=history_max();
         assert!(near_top.contains(&h.continuation(lineage, best.1)));
         assert!(near_top.contains(&h.history(Color::White, best.0)));
         let refuting = quiet(Square::D2, Square::D4, Role::Pawn);
         for _ in 0..10_000 {
             h.reward(Color::White, 1, 40, refuting, &[best], lineage);
         }
-        let near_bottom = -HISTORY_MAX..=-HISTORY_MAX + BONUS_MAX;
+        let near_bottom = -history_max()..=-history_max() + history_bonus_max();
         assert!(near_bottom.contains(&h.continuation(lineage, best.1)));
         assert!(near_bottom.contains(&h.history(Color::White, best.0)));
     }

@@ -7,7 +7,7 @@
 //! - [`limits`]: what a search is asked for; [`timeman`]: the time budget it makes.
 //! - [`board`]: the searched position with the evaluator state; make and unmake.
 //! - [`search`]: iterative deepening, aspiration, root, inner nodes, quiescence; its
-//!   parameters in [`search::params`].
+//!   parameters in [`params`].
 //! - [`movepick`], [`history`], [`see`]: move ordering and what it learns;
 //!   [`correction`]: what the search learns about the static evaluation.
 //! - [`score`]: the score vocabulary: bounds, mate and tablebase scores, table conversions.
@@ -28,6 +28,7 @@ pub mod limits;
 pub mod movepick;
 pub mod options;
 pub mod packed;
+pub mod params;
 pub mod score;
 pub mod search;
 pub mod see;

@@ -10,7 +10,7 @@ use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::history::{Heuristics, Lineage};
 use super::score::MAX_PLY;
-use super::see::{SEE_VALUE, see_ge};
+use super::see::{see_ge, see_value};
 
 /// True for moves that change material: captures and promotions.
 pub fn is_tactical(mv: Move) -> bool {
@@ -20,14 +20,11 @@ pub fn is_tactical(mv: Move) -> bool {
 /// Captures and promotions: most valuable victim first, least valuable attacker next.
 fn mvv_lva(pos: &Chess, mv: Move) -> i32 {
     let victim = match mv {
-        Move::EnPassant { .. } => SEE_VALUE[Role::Pawn as usize],
-        _ => pos
-            .board()
-            .role_at(mv.to())
-            .map_or(0, |r| SEE_VALUE[r as usize]),
+        Move::EnPassant { .. } => see_value(Role::Pawn),
+        _ => pos.board().role_at(mv.to()).map_or(0, see_value),
     };
-    let promotion = mv.promotion().map_or(0, |r| SEE_VALUE[r as usize]);
-    16 * (victim + promotion) - SEE_VALUE[mv.role() as usize] / 16
+    let promotion = mv.promotion().map_or(0, see_value);
+    16 * (victim + promotion) - see_value(mv.role()) / 16
 }
 
 /// Which stage of the ordering handed a move out.

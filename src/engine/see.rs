@@ -3,8 +3,20 @@
 
 use shakmaty::{Bitboard, Board, Chess, Color, Move, Position, Role, Square, attacks};
 
-/// Plain piece values for exchange evaluation and capture ordering (pawn 100), by role.
-pub const SEE_VALUE: [i32; 7] = [0, 100, 320, 330, 500, 950, 20_000];
+use super::params::{see_bishop, see_knight, see_queen, see_rook};
+
+/// A piece's plain value for exchange evaluation and capture ordering (pawn 100; the
+/// others are tunable).
+pub fn see_value(role: Role) -> i32 {
+    match role {
+        Role::Pawn => 100,
+        Role::Knight => see_knight(),
+        Role::Bishop => see_bishop(),
+        Role::Rook => see_rook(),
+        Role::Queen => see_queen(),
+        Role::King => 20_000,
+    }
+}
 
 /// Every piece of either colour attacking `square` with `occupied` as the blockers.
 fn attackers(board: &Board, square: Square, occupied: Bitboard) -> Bitboard {
@@ -28,15 +40,15 @@ pub fn see_ge(pos: &Chess, mv: Move, threshold: i32) -> bool {
     };
     let board = pos.board();
     let captured = match mv {
-        Move::EnPassant { .. } => SEE_VALUE[Role::Pawn as usize],
-        _ => board.role_at(to).map_or(0, |r| SEE_VALUE[r as usize]),
+        Move::EnPassant { .. } => see_value(Role::Pawn),
+        _ => board.role_at(to).map_or(0, see_value),
     };
     // Gain so far, from the mover's side, if the opponent stops here.
     let mut balance = captured - threshold;
     if balance < 0 {
         return false;
     }
-    let moving = SEE_VALUE[mv.role() as usize];
+    let moving = see_value(mv.role());
     balance -= moving;
     if balance >= 0 {
         return true; // even losing the mover keeps us above the threshold
@@ -76,7 +88,7 @@ pub fn see_ge(pos: &Chess, mv: Move, threshold: i32) -> bool {
         }
         winner = side;
         // Negamax on the balance: the side to capture now sees it flipped.
-        balance = -balance - 1 - SEE_VALUE[role as usize];
+        balance = -balance - 1 - see_value(role);
         occupied ^= Bitboard::from(square);
         if matches!(role, Role::Pawn | Role::Bishop | Role::Queen) {
             all |= attacks::bishop_attacks(to, occupied) & diagonal;

@@ -6,9 +6,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Color;
 
 use super::limits::Limits;
-
-/// Moves we plan for when the GUI does not say how many remain.
-const HORIZON_MOVES: u32 = 30;
+use super::params::*;
 /// Clock never planned on, beyond the move overhead: a loaded machine can stall a process
 /// for tens of milliseconds between `go` and `bestmove`. With less than this left, the
 /// engine answers after its first iteration and lives on the increment until the clock
@@ -36,13 +34,16 @@ impl TimeManager {
             let inc = limits.increment(us);
             // Never plan on more than the clock minus the overhead and the stall reserve.
             let available = clock.saturating_sub(overhead + STALL_RESERVE);
-            let moves = limits
-                .moves_to_go
-                .unwrap_or(HORIZON_MOVES)
-                .clamp(1, HORIZON_MOVES);
-            let hard_cap = available.mul_f64(if moves == 1 { 0.8 } else { 0.6 });
-            let soft = (available / moves + inc.mul_f64(0.75)).min(hard_cap);
-            (soft, (soft * 5).min(hard_cap))
+            let horizon = tm_horizon_moves() as u32;
+            let moves = limits.moves_to_go.unwrap_or(horizon).clamp(1, horizon);
+            let max_share = if moves == 1 {
+                0.8
+            } else {
+                pct(tm_max_share_pct())
+            };
+            let hard_cap = available.mul_f64(max_share);
+            let soft = (available / moves + inc.mul_f64(pct(tm_increment_pct()))).min(hard_cap);
+            (soft, (soft * tm_hard_ratio() as u32).min(hard_cap))
         });
         let (soft, hard, scalable) = match (movetime, clock_plan) {
             (Some(t), None) => (Some(t), Some(t), false),
@@ -109,25 +110,36 @@ pub struct SoftScale {
     pub best_move_share: f64,
 }
 
-/// The stability factor by iterations the best move has stood.
-const STABILITY: [f64; 5] = [1.6, 1.25, 1.0, 0.9, 0.8];
-/// Centipawns of score drop that add 100% to the score factor...
-const SCORE_DROP_SPAN: f64 = 200.0;
-/// ...whose range is this.
-const SCORE_FACTOR_RANGE: (f64, f64) = (0.85, 1.6);
-/// The node factor is NODE_FACTOR_BASE - share, within NODE_FACTOR_RANGE.
-const NODE_FACTOR_BASE: f64 = 1.75;
-/// See [`NODE_FACTOR_BASE`].
-const NODE_FACTOR_RANGE: (f64, f64) = (0.75, 1.5);
+/// The stability factor by iterations the best move has stood (the last for more).
+fn stability_factor(stable_iterations: u32) -> f64 {
+    pct(match stable_iterations {
+        0 => tm_stability_0_pct(),
+        1 => tm_stability_1_pct(),
+        2 => tm_stability_2_pct(),
+        3 => tm_stability_3_pct(),
+        _ => tm_stability_4_pct(),
+    })
+}
+
+/// The range of the score factor.
+fn score_factor_range() -> (f64, f64) {
+    (
+        pct(tm_score_factor_min_pct()),
+        pct(tm_score_factor_max_pct()),
+    )
+}
 
 impl SoftScale {
     /// The factor the soft limit is multiplied by.
     pub fn factor(&self) -> f64 {
-        let stability = STABILITY[(self.stable_iterations as usize).min(STABILITY.len() - 1)];
-        let score = (1.0 + f64::from(self.score_drop) / SCORE_DROP_SPAN)
-            .clamp(SCORE_FACTOR_RANGE.0, SCORE_FACTOR_RANGE.1);
-        let nodes = (NODE_FACTOR_BASE - self.best_move_share)
-            .clamp(NODE_FACTOR_RANGE.0, NODE_FACTOR_RANGE.1);
+        let stability = stability_factor(self.stable_iterations);
+        let (least, most) = score_factor_range();
+        let score = (1.0 + f64::from(self.score_drop) / f64::from(tm_score_drop_span()))
+            .clamp(least, most.max(least));
+        let nodes = (pct(tm_node_factor_base_pct()) - self.best_move_share).clamp(
+            pct(tm_node_factor_min_pct()),
+            pct(tm_node_factor_max_pct()).max(pct(tm_node_factor_min_pct())),
+        );
         stability * score * nodes
     }
 }
@@ -265,9 +277,9 @@ mod tests {
         assert!(scale(2, 0, 0.3) > neutral);
         // A rising score takes a little away, within the range.
         assert!(scale(2, -60, 0.75) < neutral);
-        assert!(scale(2, -10_000, 0.75) >= SCORE_FACTOR_RANGE.0);
+        assert!(scale(2, -10_000, 0.75) >= score_factor_range().0);
         // The extremes stay bounded.
-        let most = STABILITY[0] * SCORE_FACTOR_RANGE.1 * NODE_FACTOR_RANGE.1;
+        let most = stability_factor(0) * score_factor_range().1 * pct(tm_node_factor_max_pct());
         assert!((scale(0, 10_000, 0.0) - most).abs() < 1e-9);
         assert!(scale(100, -10_000, 1.0) > 0.4);
     }

@@ -9,7 +9,7 @@ use crate::engine::eval::win_draw_loss;
 use crate::engine::score::{MATE, MATE_BOUND};
 use crate::engine::search::{Line, SearchResult};
 use crate::engine::tt::Bound;
-use crate::engine::{NAME, OPTIONS, OptionKind, Settings};
+use crate::engine::{NAME, OPTIONS, OptionKind, Settings, params};
 
 /// Sent in `id author`.
 const AUTHOR: &str = "the Rookery developers";
@@ -47,6 +47,16 @@ pub fn handshake() -> Vec<String> {
                 }
             ),
         });
+    }
+    // A `tune` build lists every tunable as a spin option at its current value.
+    if params::TUNE_BUILD {
+        for tunable in params::TUNABLES {
+            let (name, min, max) = (tunable.name, tunable.min, tunable.max);
+            let default = params::current(tunable);
+            lines.push(format!(
+                "option name {name} type spin default {default} min {min} max {max}"
+            ));
+        }
     }
     lines.push("uciok".to_string());
     lines

@@ -1,11 +1,10 @@
 //! Alpha-beta search, read top to bottom: [`search`] starts the threads, each runs
 //! iterative deepening with aspiration windows over the root moves (this file), and the
 //! inner nodes and quiescence are in `node.rs`. Every margin and reduction is named in
-//! [`params`]. Lazy SMP: helper threads search the same tree and share only the
+//! [`crate::engine::params`]. Lazy SMP: helper threads search the same tree and share only the
 //! transposition table.
 
 mod node;
-pub mod params;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -17,7 +16,6 @@ use rand::rngs::ChaCha8Rng;
 use shakmaty::{Move, Piece, Position as _, Square};
 use tracing::{debug, error, instrument};
 
-use self::params::*;
 use super::board::Board;
 use super::correction::Correction;
 use super::eval::nnue::{Network, default_network};
@@ -32,6 +30,7 @@ use super::tb::Tablebases;
 use super::timeman::{SoftScale, TimeManager};
 use super::tt::{Bound, ChessEntry, ChessTable};
 use crate::chess::Position;
+use crate::engine::params::*;
 use crate::hashing::TableKey;
 
 /// Stack of a helper thread: the recursion keeps move lists on the stack for up to MAX_PLY.
@@ -185,7 +184,9 @@ impl Reductions {
         let mut table = [[0u8; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (LMR_BASE + (depth as f64).ln() * (moves as f64).ln() / LMR_DIVISOR) as u8;
+                *r = (pct(lmr_base_pct())
+                    + (depth as f64).ln() * (moves as f64).ln() / pct(lmr_divisor_pct()))
+                    as u8;
             }
         }
         Reductions(table)
@@ -732,16 +733,16 @@ impl Worker<'_> {
     /// on failure.
     fn aspiration(&mut self, depth: i32, reporter: &dyn Reporter) {
         let previous = self.root_moves[self.pv_index].previous_score;
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && previous.abs() < MATE_BOUND
-        {
-            (
-                (previous - delta).max(-INFINITE),
-                (previous + delta).min(INFINITE),
-            )
-        } else {
-            (-INFINITE, INFINITE)
-        };
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) =
+            if depth >= aspiration_min_depth() && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
         loop {
             let score = self.search_root(alpha, beta, depth);
             // Best first among the slots still open; moves that failed low hold -INFINITE.
@@ -762,7 +763,7 @@ impl Worker<'_> {
             if self.id == 0 && self.time.elapsed() > ASPIRATION_REPORT_AFTER {
                 self.report(depth, self.pv_index + 1, Some(bound), reporter);
             }
-            delta += delta / 2 + ASPIRATION_GROWTH;
+            delta += delta / 2 + aspiration_growth();
         }
     }
 

@@ -1,13 +1,13 @@
 //! Inner nodes: principal variation search with its pruning, extension and reduction rules
-//! in the order a node meets them, then quiescence. The numbers are in [`super::params`].
+//! in the order a node meets them, then quiescence. The numbers are in [`crate::engine::params`].
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
-use super::params::*;
 use super::{BestSoFar, Improvement, Worker, landing};
 use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
+use crate::engine::params::*;
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_EVAL, MAX_PLY, NO_EVAL, TB_BOUND, score_from_tt,
 };
@@ -109,7 +109,7 @@ impl Worker<'_> {
             // Razoring (with ProbCut and the staged picker: +40 +/- 22 Elo at 3+0.03): so far
             // below alpha that only a capture could help; when quiescence agrees, the node
             // fails low.
-            if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let score = self.quiesce(alpha - 1, alpha, ply);
                 if self.stopped() {
                     return 0;
@@ -119,22 +119,22 @@ impl Worker<'_> {
                 }
             }
             // Reverse futility: far enough above beta that a shallow search will not fall.
-            if depth <= RFP_MAX_DEPTH
-                && eval - RFP_MARGIN * depth + RFP_IMPROVING * i32::from(improving) >= beta
+            if depth <= rfp_max_depth()
+                && eval - rfp_margin() * depth + rfp_improving() * i32::from(improving) >= beta
             {
                 return eval;
             }
             // Null move: if passing still fails high, a real move will too. Not with only
             // pawns left (zugzwang), nor twice in a row.
-            if depth >= NMP_MIN_DEPTH
+            if depth >= nmp_min_depth()
                 && eval >= beta
                 && !self.frames[ply - 1].null_move
                 && self.has_pieces()
                 && self.board.do_null()
             {
-                let r = NMP_BASE_REDUCTION
-                    + depth / NMP_DEPTH_DIVISOR
-                    + ((eval - beta) / NMP_EVAL_DIVISOR).min(NMP_EVAL_MAX);
+                let r = nmp_base_reduction()
+                    + depth / nmp_depth_divisor()
+                    + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
                 self.frames[ply].null_move = true;
                 self.frames[ply].moved = None;
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
@@ -150,11 +150,11 @@ impl Worker<'_> {
             // ProbCut (with razoring, see there): a good capture that beats beta by a margin
             // in a shallower search makes the node fail high, unless the table already knows
             // better.
-            let probcut_beta = beta + PROBCUT_MARGIN;
-            if depth >= PROBCUT_MIN_DEPTH
+            let probcut_beta = beta + probcut_margin();
+            if depth >= probcut_min_depth()
                 && beta.abs() < MATE_BOUND
                 && !entry.is_some_and(|e| {
-                    i32::from(e.depth) > depth - PROBCUT_REDUCTION
+                    i32::from(e.depth) > depth - probcut_reduction()
                         && score_from_tt(e.score, ply) < probcut_beta
                 })
             {
@@ -168,7 +168,7 @@ impl Worker<'_> {
                     self.board.do_move(mv, self.table);
                     let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
                     if score >= probcut_beta {
-                        let reduced = depth - PROBCUT_REDUCTION;
+                        let reduced = depth - probcut_reduction();
                         score =
                             -self.search(-probcut_beta, -probcut_beta + 1, reduced, ply + 1, !cut);
                     }
@@ -177,7 +177,7 @@ impl Worker<'_> {
                         return 0;
                     }
                     if score >= probcut_beta {
-                        let stored = depth - PROBCUT_REDUCTION + 1;
+                        let stored = depth - probcut_reduction() + 1;
                         self.store(key, Some(mv), score, raw_eval, stored, Bound::Lower, ply);
                         return score;
                     }
@@ -189,7 +189,7 @@ impl Worker<'_> {
         // little shallower.
         let depth = if tt_move.is_none()
             && excluded.is_none()
-            && depth >= IIR_MIN_DEPTH
+            && depth >= iir_min_depth()
             && (pv_node || cut)
         {
             depth - 1
@@ -216,15 +216,16 @@ impl Worker<'_> {
         // at once (multi-cut).
         let mut tt_extension = 0;
         if let (Some(mv), Some(e)) = (tt_move, entry)
-            && depth >= SE_MIN_DEPTH
-            && i32::from(e.depth) >= depth - SE_TT_DEPTH_MARGIN
+            && depth >= se_min_depth()
+            && i32::from(e.depth) >= depth - se_tt_depth_margin()
             && matches!(e.bound, Bound::Lower | Bound::Exact)
             && score_from_tt(e.score, ply).abs() < TB_BOUND
         {
             let tt_score = score_from_tt(e.score, ply);
-            let singular_beta = tt_score - SE_MARGIN * depth / SE_MARGIN_DIVISOR;
+            let singular_beta = tt_score - se_margin_per_depth_x16() * depth / 16;
             self.frames[ply].excluded = Some(mv);
-            let score = self.search(singular_beta - 1, singular_beta, (depth - 1) / 2, ply, cut);
+            let verify_depth = (depth - 1) / se_verify_divisor();
+            let score = self.search(singular_beta - 1, singular_beta, verify_depth, ply, cut);
             self.frames[ply].excluded = None;
             if self.stopped() {
                 return 0;
@@ -232,8 +233,8 @@ impl Worker<'_> {
             if score < singular_beta {
                 tt_extension = 1;
                 if !pv_node
-                    && score < singular_beta - SE_DOUBLE_MARGIN
-                    && self.frames[ply].double_extensions < SE_DOUBLE_MAX
+                    && score < singular_beta - se_double_margin()
+                    && self.frames[ply].double_extensions < se_double_max()
                 {
                     tt_extension = 2;
                 }
@@ -258,25 +259,31 @@ impl Worker<'_> {
             if best.score > -MATE_BOUND && searched > 0 {
                 // Late move pruning: enough quiet moves tried at a shallow node.
                 if quiet
-                    && depth <= LMP_MAX_DEPTH
+                    && depth <= lmp_max_depth()
                     && quiets.len() as i32
-                        >= (LMP_BASE + depth * depth) / (2 - i32::from(improving))
+                        >= (lmp_base() + depth * depth)
+                            * if improving {
+                                100
+                            } else {
+                                lmp_not_improving_pct()
+                            }
+                            / 100
                 {
                     continue;
                 }
                 // Futility: a quiet move cannot lift a hopeless static eval past alpha.
                 if quiet
                     && !in_check
-                    && depth <= FUTILITY_MAX_DEPTH
-                    && eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= best.alpha
+                    && depth <= futility_max_depth()
+                    && eval + futility_base() + futility_margin() * depth <= best.alpha
                 {
                     continue;
                 }
                 // SEE pruning: a losing capture at a shallow node.
                 if !quiet
-                    && depth <= SEE_PRUNE_MAX_DEPTH
+                    && depth <= see_prune_max_depth()
                     && picked.losing_capture()
-                    && !see_ge(self.board.chess(), mv, -SEE_PRUNE_MARGIN * depth)
+                    && !see_ge(self.board.chess(), mv, -see_prune_margin() * depth)
                 {
                     continue;
                 }
@@ -303,7 +310,7 @@ impl Worker<'_> {
             } else {
                 // Late move reductions for quiet moves after the first few.
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && quiet && searched > 1 + usize::from(pv_node) {
+                if depth >= lmr_min_depth() && quiet && searched > 1 + usize::from(pv_node) {
                     r = self.reductions.get(depth, searched);
                     r -= i32::from(pv_node);
                     r -= i32::from(gives_check);
@@ -312,7 +319,8 @@ impl Worker<'_> {
                     let history = picked
                         .history()
                         .unwrap_or_else(|| self.heuristics.quiet_score(side, mv, landed, lineage));
-                    r -= (history / LMR_HISTORY_DIVISOR).clamp(-LMR_HISTORY_MAX, LMR_HISTORY_MAX);
+                    r -= (history / lmr_history_divisor())
+                        .clamp(-lmr_history_max(), lmr_history_max());
                     r = r.clamp(0, new_depth - 1);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
@@ -415,7 +423,7 @@ impl Worker<'_> {
         let picker = TacticalPicker::new(self.board.chess(), &moves, in_check);
         for mv in picker {
             // Skip captures that lose material in the exchange.
-            if !in_check && !see_ge(self.board.chess(), mv, QS_SEE_THRESHOLD) {
+            if !in_check && !see_ge(self.board.chess(), mv, qs_see_threshold()) {
                 continue;
             }
             self.board.do_move(mv, self.table);
