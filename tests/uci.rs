@@ -449,6 +449,78 @@ fn debugging_commands() {
     assert_eq!(words[1], "nodes");
 }
 
+/// What `rustc --version` says here: the compiler a test run builds with (the toolchain file
+/// pins it, and `cargo +toolchain` passes its choice on to the processes it starts).
+fn rustc_version() -> String {
+    let out = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+        .arg("--version")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("rustc runs");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn compiler_names_the_version_rustc_target_and_kernel() {
+    let mut e = Engine::start();
+    e.send("compiler");
+    let lines = e.until(WAIT, |l| l.starts_with("NNUE kernel:"));
+    let value = |key: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no '{key}' line: {lines:#?}"))
+            .to_string()
+    };
+    assert_eq!(
+        lines[0],
+        format!("Rookery {}", env!("CARGO_PKG_VERSION")),
+        "{lines:#?}"
+    );
+    let rustc = rustc_version();
+    assert!(rustc.starts_with("rustc 1."), "{rustc}");
+    assert_eq!(
+        value("Compiled by: "),
+        format!("{rustc} on {}", std::env::consts::OS)
+    );
+    assert_eq!(value("Target architecture: "), std::env::consts::ARCH);
+    // The test is built for the same target as the engine, so its own view of the target
+    // features is the truth the engine must report.
+    let features = [
+        ("sse2", cfg!(target_feature = "sse2")),
+        ("ssse3", cfg!(target_feature = "ssse3")),
+        ("sse4.1", cfg!(target_feature = "sse4.1")),
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("avx512f", cfg!(target_feature = "avx512f")),
+    ];
+    let expected: Vec<String> = features
+        .iter()
+        .map(|(name, on)| format!("{}{name}", if *on { "+" } else { "-" }))
+        .collect();
+    assert_eq!(value("Target features: "), expected.join(" "));
+    if cfg!(target_arch = "x86_64") {
+        assert!(value("Target features: ").starts_with("+sse2 "));
+    }
+    let build = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    assert_eq!(value("Build: "), build);
+    // The AVX2 kernel runs wherever the processor has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    let kernel = if std::arch::is_x86_feature_detected!("avx2") {
+        "avx2"
+    } else {
+        "portable"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let kernel = "portable";
+    assert_eq!(value("NNUE kernel: "), kernel);
+}
+
 #[test]
 fn go_perft_and_bench_leave_the_input_loop_answering() {
     let answered_within = |e: &mut Engine, command: &str, expected: &str| {

@@ -1,10 +1,12 @@
-//! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, and the `d` and
-//! `eval` tables.
+//! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, the `d` and
+//! `eval` tables, and the `compiler` lines.
 
 use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 
 use crate::chess::Position;
+use crate::engine::build_info::{ARCH, DEBUG_ASSERTIONS, OS, RUSTC_VERSION, TARGET_FEATURES};
 use crate::engine::eval::hce::{Score, Trace};
+use crate::engine::eval::nnue::Kernel;
 use crate::engine::eval::win_draw_loss;
 use crate::engine::score::{MATE, MATE_BOUND};
 use crate::engine::search::{Line, SearchResult};
@@ -193,5 +195,24 @@ pub fn network_eval_lines(
             "Final evaluation: {} cp (white side), {used} cp for the side to move ({by})",
             white(used)
         ),
+    ]
+}
+
+/// The `compiler` command: the engine, the compiler and target it was built for, the
+/// instruction-set features the build assumes (`+` on, `-` off), and the output kernel
+/// the network runs on this processor.
+pub fn compiler(kernel: Kernel) -> Vec<String> {
+    let features: Vec<String> = TARGET_FEATURES
+        .iter()
+        .map(|&(name, on)| format!("{}{name}", if on { '+' } else { '-' }))
+        .collect();
+    let build = if DEBUG_ASSERTIONS { "debug" } else { "release" };
+    vec![
+        NAME.to_string(),
+        format!("Compiled by: {RUSTC_VERSION} on {OS}"),
+        format!("Target architecture: {ARCH}"),
+        format!("Target features: {}", features.join(" ")),
+        format!("Build: {build}"),
+        format!("NNUE kernel: {}", kernel.name()),
     ]
 }

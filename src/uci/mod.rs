@@ -244,6 +244,11 @@ impl Uci {
                     self.send(&text);
                 }
             }
+            Command::Compiler => {
+                for text in format::compiler(self.engine.kernel()) {
+                    self.send(&text);
+                }
+            }
             Command::Bench(depth) => self.bench(depth),
             Command::Unknown(excerpt) => self.info(&format!("unknown command: {excerpt}")),
         }
