@@ -115,8 +115,9 @@ pub fn bestmove(result: &SearchResult, mode: CastlingMode) -> String {
     }
 }
 
-/// The `d` command: the board, its FEN, key and checkers.
-pub fn board(position: &Position) -> Vec<String> {
+/// The `d` command: the board, its FEN (Shredder-FEN under `chess960`, as `UCI_Chess960`
+/// asks, else X-FEN), key and checkers.
+pub fn board(position: &Position, chess960: bool) -> Vec<String> {
     let board = position.chess().board();
     let mut out = String::from("\n +---+---+---+---+---+---+---+---+\n");
     for rank in (0..8).rev() {
@@ -132,7 +133,12 @@ pub fn board(position: &Position) -> Vec<String> {
     }
     out.push_str("   a   b   c   d   e   f   g   h\n");
     let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
-    lines.push(format!("Fen: {}", position.fen()));
+    let fen = if chess960 {
+        position.shredder_fen()
+    } else {
+        position.fen()
+    };
+    lines.push(format!("Fen: {fen}"));
     lines.push(format!("Key: {:016X}", position.key().bits()));
     let checkers: Vec<String> = position
         .chess()

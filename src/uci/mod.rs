@@ -228,7 +228,8 @@ impl Uci {
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return false,
             Command::Display => {
-                for text in format::board(self.engine.position()) {
+                let chess960 = self.engine.settings().chess960;
+                for text in format::board(self.engine.position(), chess960) {
                     self.send(&text);
                 }
             }
