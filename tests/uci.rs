@@ -293,6 +293,48 @@ fn castling_notation_follows_uci_chess960() {
 }
 
 #[test]
+fn currmove_is_named_once_a_search_has_run_a_few_seconds() {
+    let fen = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9";
+    let pos = Position::from_fen(fen, false).unwrap();
+    let legal: Vec<String> = pos.legal_moves().iter().map(|&mv| pos.uci(mv)).collect();
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    e.ready();
+    let started = Instant::now();
+    e.send("go infinite");
+    let mut answer = e.quiet_for(Duration::from_secs(1));
+    assert!(
+        !answer.iter().any(|l| l.contains("currmove")),
+        "currmove within the first second: {answer:#?}"
+    );
+    answer.extend(e.until(
+        Duration::from_secs(12).saturating_sub(started.elapsed()),
+        |l| l.contains(" currmove "),
+    ));
+    let first = answer.last().unwrap().clone();
+    answer.extend(e.quiet_for(Duration::from_millis(500)));
+    e.send("stop");
+    answer.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
+    let current: Vec<&String> = answer.iter().filter(|l| l.contains("currmove")).collect();
+    assert!(current.contains(&&first));
+    for line in current {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            matches!(
+                words.as_slice(),
+                ["info", "depth", _, "currmove", _, "currmovenumber", _]
+            ),
+            "{line}"
+        );
+        assert!(info_value(line, "depth").is_some_and(|d| d >= 1), "{line}");
+        assert!(legal.iter().any(|mv| mv == words[4]), "{line}");
+        let number = info_value(line, "currmovenumber").unwrap();
+        assert!((1..=legal.len() as i64).contains(&number), "{line}");
+    }
+    check_answer(&pos, &answer);
+}
+
+#[test]
 fn multipv_lines_come_best_first() {
     let mut e = Engine::start();
     e.send("setoption name MultiPV value 3");

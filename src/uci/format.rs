@@ -9,7 +9,7 @@ use crate::engine::eval::hce::{Score, Trace};
 use crate::engine::eval::nnue::Kernel;
 use crate::engine::eval::win_draw_loss;
 use crate::engine::score::{MATE, MATE_BOUND};
-use crate::engine::search::{Line, SearchResult};
+use crate::engine::search::{CurrentMove, Line, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{NAME, OPTIONS, OptionKind, Settings};
 
@@ -99,6 +99,17 @@ pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
         line.hashfull,
         line.tb_hits,
         line.time.as_millis(),
+    )
+}
+
+/// The `info` line naming the root move the search starts:
+/// `info depth D currmove MOVE currmovenumber N`.
+pub fn current_move(current: &CurrentMove, mode: CastlingMode) -> String {
+    format!(
+        "info depth {} currmove {} currmovenumber {}",
+        current.depth,
+        current.mv.to_uci(mode),
+        current.number
     )
 }
 

@@ -19,7 +19,7 @@ use tracing::debug;
 
 use self::parse::{Command, parse_command};
 use crate::engine::bench::BenchResult;
-use crate::engine::search::{Line, Reporter, SearchResult};
+use crate::engine::search::{CurrentMove, Line, Reporter, SearchResult};
 use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, NotStarted, OptionError};
 
 /// Where protocol lines and progress notes go.
@@ -62,6 +62,10 @@ struct UciReporter {
 impl Reporter for UciReporter {
     fn line(&self, line: &Line) {
         send(&*self.out, &format::info(line, self.mode, self.show_wdl));
+    }
+
+    fn current_move(&self, current: &CurrentMove) {
+        send(&*self.out, &format::current_move(current, self.mode));
     }
 
     fn finished(&self, result: &SearchResult) {
