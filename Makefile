@@ -3,14 +3,19 @@
 #   make EXE=/tmp/x      /tmp/x, then `/tmp/x bench` prints `N nodes M nps` last
 # The binary is tuned for the building machine (target-cpu=native); `cargo build --release`
 # gives the portable one.
+#   make release         release/rookery-X.Y.Z-linux-x86-64-v1 ... -v4, each checked
+#                        against the portable build's bench (tools/release.sh)
 
 EXE ?= rookery
 CARGO ?= cargo
 
-.PHONY: all clean
+.PHONY: all clean release
 
 all:
 	$(CARGO) rustc --release --bin rookery -- -C target-cpu=native --emit link=$(EXE)
+
+release:
+	CARGO=$(CARGO) tools/release.sh
 
 clean:
 	$(CARGO) clean

@@ -38,6 +38,15 @@ fn chess960_suite_to_depth_3() {
 }
 
 #[test]
+fn dfrc_suite_to_depth_4() {
+    let cases = suite("dfrc.epd");
+    assert_eq!(cases.len(), 30);
+    let (compared, failures) = run_suite(&cases, 4);
+    assert_eq!(compared, 4 * 30);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
 fn hashed_perft_equals_plain_perft() {
     let table = Table::<PerftEntry>::new(16).unwrap();
     for case in suite("published.epd") {
@@ -148,6 +157,14 @@ fn standard_suite_full_depth() {
 fn chess960_suite_to_depth_5() {
     let (compared, failures) = run_suite(&suite("chess960.epd"), 5);
     assert_eq!(compared, 5 * 960);
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+#[ignore = "deep: about 2 s in release"]
+fn dfrc_suite_to_depth_5() {
+    let (compared, failures) = run_suite(&suite("dfrc.epd"), 5);
+    assert_eq!(compared, 5 * 30);
     assert!(failures.is_empty(), "{failures:#?}");
 }
 

@@ -293,6 +293,48 @@ fn castling_notation_follows_uci_chess960() {
 }
 
 #[test]
+fn currmove_is_named_once_a_search_has_run_a_few_seconds() {
+    let fen = "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R w KQ - 3 9";
+    let pos = Position::from_fen(fen, false).unwrap();
+    let legal: Vec<String> = pos.legal_moves().iter().map(|&mv| pos.uci(mv)).collect();
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    e.ready();
+    let started = Instant::now();
+    e.send("go infinite");
+    let mut answer = e.quiet_for(Duration::from_secs(1));
+    assert!(
+        !answer.iter().any(|l| l.contains("currmove")),
+        "currmove within the first second: {answer:#?}"
+    );
+    answer.extend(e.until(
+        Duration::from_secs(12).saturating_sub(started.elapsed()),
+        |l| l.contains(" currmove "),
+    ));
+    let first = answer.last().unwrap().clone();
+    answer.extend(e.quiet_for(Duration::from_millis(500)));
+    e.send("stop");
+    answer.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
+    let current: Vec<&String> = answer.iter().filter(|l| l.contains("currmove")).collect();
+    assert!(current.contains(&&first));
+    for line in current {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert!(
+            matches!(
+                words.as_slice(),
+                ["info", "depth", _, "currmove", _, "currmovenumber", _]
+            ),
+            "{line}"
+        );
+        assert!(info_value(line, "depth").is_some_and(|d| d >= 1), "{line}");
+        assert!(legal.iter().any(|mv| mv == words[4]), "{line}");
+        let number = info_value(line, "currmovenumber").unwrap();
+        assert!((1..=legal.len() as i64).contains(&number), "{line}");
+    }
+    check_answer(&pos, &answer);
+}
+
+#[test]
 fn multipv_lines_come_best_first() {
     let mut e = Engine::start();
     e.send("setoption name MultiPV value 3");
@@ -447,6 +489,78 @@ fn debugging_commands() {
     // The UCI bench is the command-line bench: the same pinned count as `rookery bench 3`.
     assert_eq!(words[0].parse::<u64>().unwrap(), 11_436);
     assert_eq!(words[1], "nodes");
+}
+
+/// What `rustc --version` says here: the compiler a test run builds with (the toolchain file
+/// pins it, and `cargo +toolchain` passes its choice on to the processes it starts).
+fn rustc_version() -> String {
+    let out = Command::new(std::env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+        .arg("--version")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("rustc runs");
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn compiler_names_the_version_rustc_target_and_kernel() {
+    let mut e = Engine::start();
+    e.send("compiler");
+    let lines = e.until(WAIT, |l| l.starts_with("NNUE kernel:"));
+    let value = |key: &str| {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no '{key}' line: {lines:#?}"))
+            .to_string()
+    };
+    assert_eq!(
+        lines[0],
+        format!("Rookery {}", env!("CARGO_PKG_VERSION")),
+        "{lines:#?}"
+    );
+    let rustc = rustc_version();
+    assert!(rustc.starts_with("rustc 1."), "{rustc}");
+    assert_eq!(
+        value("Compiled by: "),
+        format!("{rustc} on {}", std::env::consts::OS)
+    );
+    assert_eq!(value("Target architecture: "), std::env::consts::ARCH);
+    // The test is built for the same target as the engine, so its own view of the target
+    // features is the truth the engine must report.
+    let features = [
+        ("sse2", cfg!(target_feature = "sse2")),
+        ("ssse3", cfg!(target_feature = "ssse3")),
+        ("sse4.1", cfg!(target_feature = "sse4.1")),
+        ("popcnt", cfg!(target_feature = "popcnt")),
+        ("avx2", cfg!(target_feature = "avx2")),
+        ("bmi2", cfg!(target_feature = "bmi2")),
+        ("avx512f", cfg!(target_feature = "avx512f")),
+    ];
+    let expected: Vec<String> = features
+        .iter()
+        .map(|(name, on)| format!("{}{name}", if *on { "+" } else { "-" }))
+        .collect();
+    assert_eq!(value("Target features: "), expected.join(" "));
+    if cfg!(target_arch = "x86_64") {
+        assert!(value("Target features: ").starts_with("+sse2 "));
+    }
+    let build = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    assert_eq!(value("Build: "), build);
+    // The AVX2 kernel runs wherever the processor has AVX2.
+    #[cfg(target_arch = "x86_64")]
+    let kernel = if std::arch::is_x86_feature_detected!("avx2") {
+        "avx2"
+    } else {
+        "portable"
+    };
+    #[cfg(not(target_arch = "x86_64"))]
+    let kernel = "portable";
+    assert_eq!(value("NNUE kernel: "), kernel);
 }
 
 #[test]

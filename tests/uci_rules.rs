@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::uci_client::{Engine, check_answer, info_value, scores};
+use common::uci_client::{Engine, WAIT, check_answer, info_value, scores};
 use rookery::chess::Position;
 use shakmaty::{Move, Position as _};
 
@@ -282,6 +282,62 @@ fn games_from_chess960_start_positions_castle_in_king_takes_rook_notation() {
     assert!(
         castles_seen > 0,
         "no castling in any variation of the sample"
+    );
+}
+
+/// The `Fen:` line of `d` after the command `position`.
+fn displayed_fen(e: &mut Engine, position: &str) -> String {
+    e.send(position);
+    e.send("d");
+    let lines = e.until(WAIT, |l| l.starts_with("Checkers"));
+    lines
+        .iter()
+        .find_map(|l| l.strip_prefix("Fen: "))
+        .unwrap_or_else(|| panic!("no Fen line: {lines:#?}"))
+        .to_string()
+}
+
+#[test]
+fn d_prints_shredder_fen_under_chess960_and_x_fen_otherwise() {
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let inner_rook = "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9";
+    let some_rights_gone = "startpos moves a2a4 h7h5 a1a3 h8h6";
+    let mut e = Engine::start();
+    assert_eq!(displayed_fen(&mut e, "position startpos"), start);
+    assert_eq!(
+        displayed_fen(&mut e, &format!("position fen {}", chess960_start(0))),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
+    );
+    assert_eq!(
+        displayed_fen(&mut e, &format!("position fen {inner_rook}")),
+        "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w KQ - 1 9"
+    );
+    assert_eq!(
+        displayed_fen(&mut e, &format!("position {some_rights_gone}")),
+        "rnbqkbn1/ppppppp1/7r/7p/P7/R7/1PPPPPPP/1NBQKBNR w Kq - 2 3"
+    );
+
+    e.send("setoption name UCI_Chess960 value true");
+    // The Scharnagl start positions, written here with the rooks' files as rights.
+    for n in (0..960).step_by(37).chain([0, 518]) {
+        let fen = chess960_start(n);
+        assert_eq!(displayed_fen(&mut e, &format!("position fen {fen}")), fen);
+    }
+    assert_eq!(
+        displayed_fen(&mut e, "position startpos"),
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1"
+    );
+    assert_eq!(
+        displayed_fen(&mut e, &format!("position fen {inner_rook}")),
+        inner_rook
+    );
+    assert_eq!(
+        displayed_fen(&mut e, &format!("position {some_rights_gone}")),
+        "rnbqkbn1/ppppppp1/7r/7p/P7/R7/1PPPPPPP/1NBQKBNR w Ha - 2 3"
+    );
+    assert_eq!(
+        displayed_fen(&mut e, "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1"),
+        "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
     );
 }
 

@@ -10,7 +10,8 @@ use arrayvec::ArrayVec;
 use shakmaty::fen::Fen;
 use shakmaty::uci::UciMove;
 use shakmaty::{
-    CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _, PositionError,
+    Bitboard, CastlingMode, Chess, Color, EnPassantMode, Move, MoveList, Position as _,
+    PositionError,
 };
 
 use super::key_update::ChildKeys;
@@ -307,10 +308,42 @@ impl Position {
         mv.to_uci(self.mode).to_string()
     }
 
-    /// The current position as FEN.
+    /// The current position as FEN, castling rights in X-FEN (`KQkq`, a file letter only
+    /// where a letter of the king's side would be ambiguous).
     pub fn fen(&self) -> String {
         Fen::from_position(self.chess(), EnPassantMode::Legal).to_string()
     }
+
+    /// The current position as Shredder-FEN, the Chess960 form: as [`Position::fen`], but
+    /// each castling right is its rook's file (`HAha` for the standard arrangement).
+    pub fn shredder_fen(&self) -> String {
+        let fen = self.fen();
+        let rights = shredder_castling(self.chess().castles().castling_rights());
+        fen.split(' ')
+            .enumerate()
+            .map(|(field, text)| if field == 2 { rights.as_str() } else { text })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// Castling rights (the rooks' squares) as Shredder-FEN writes them: White's files in
+/// capitals, then Black's, each side's from the h-file down; `-` when there are none.
+fn shredder_castling(rooks: Bitboard) -> String {
+    let mut text = String::new();
+    for color in Color::ALL {
+        for rook in (rooks & color.backrank()).into_iter().rev() {
+            let file = rook.file().char();
+            text.push(match color {
+                Color::White => file.to_ascii_uppercase(),
+                Color::Black => file,
+            });
+        }
+    }
+    if text.is_empty() {
+        text.push('-');
+    }
+    text
 }
 
 /// Sets up a FEN's position, accepting two flaws that move generation copes with: checks

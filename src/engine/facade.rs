@@ -15,7 +15,7 @@ use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
 use super::eval::nnue::accumulator::evaluate_position;
-use super::eval::nnue::{Network, default_network};
+use super::eval::nnue::{Kernel, Network, default_network};
 use super::limits::Limits;
 use super::options::{self, Effect, OptionError, Settings};
 use super::params;
@@ -254,6 +254,12 @@ impl Engine {
     /// The network that evaluates when `Use NNUE` is on.
     pub fn network(&self) -> &Arc<Network> {
         &self.network
+    }
+
+    /// The output kernel the network computes with, chosen for this processor when the net
+    /// was loaded.
+    pub fn kernel(&self) -> Kernel {
+        self.network.kernel()
     }
 
     /// Reseeds the random book choice from the settings (0: from the clock).

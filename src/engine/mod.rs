@@ -16,10 +16,12 @@
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
 //! - [`strength`]: `UCI_LimitStrength` and `UCI_Elo`, weakened play for people.
 //! - [`bench`]: the fixed node-count signature.
+//! - [`build_info`]: the compiler, target and instruction-set features of this build.
 
 pub mod bench;
 pub mod board;
 pub mod book;
+pub mod build_info;
 pub mod correction;
 pub mod eval;
 pub mod facade;

@@ -1,13 +1,15 @@
-//! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, and the `d` and
-//! `eval` tables.
+//! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, the `d` and
+//! `eval` tables, and the `compiler` lines.
 
 use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 
 use crate::chess::Position;
+use crate::engine::build_info::{ARCH, DEBUG_ASSERTIONS, OS, RUSTC_VERSION, TARGET_FEATURES};
 use crate::engine::eval::hce::{Score, Trace};
+use crate::engine::eval::nnue::Kernel;
 use crate::engine::eval::win_draw_loss;
 use crate::engine::score::{MATE, MATE_BOUND};
-use crate::engine::search::{Line, SearchResult};
+use crate::engine::search::{CurrentMove, Line, SearchResult};
 use crate::engine::tt::Bound;
 use crate::engine::{NAME, OPTIONS, OptionKind, Settings, params};
 
@@ -110,6 +112,17 @@ pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
     )
 }
 
+/// The `info` line naming the root move the search starts:
+/// `info depth D currmove MOVE currmovenumber N`.
+pub fn current_move(current: &CurrentMove, mode: CastlingMode) -> String {
+    format!(
+        "info depth {} currmove {} currmovenumber {}",
+        current.depth,
+        current.mv.to_uci(mode),
+        current.number
+    )
+}
+
 /// The `bestmove` line of a finished search.
 pub fn bestmove(result: &SearchResult, mode: CastlingMode) -> String {
     match (result.best, result.ponder) {
@@ -123,8 +136,9 @@ pub fn bestmove(result: &SearchResult, mode: CastlingMode) -> String {
     }
 }
 
-/// The `d` command: the board, its FEN, key and checkers.
-pub fn board(position: &Position) -> Vec<String> {
+/// The `d` command: the board, its FEN (Shredder-FEN under `chess960`, as `UCI_Chess960`
+/// asks, else X-FEN), key and checkers.
+pub fn board(position: &Position, chess960: bool) -> Vec<String> {
     let board = position.chess().board();
     let mut out = String::from("\n +---+---+---+---+---+---+---+---+\n");
     for rank in (0..8).rev() {
@@ -140,7 +154,12 @@ pub fn board(position: &Position) -> Vec<String> {
     }
     out.push_str("   a   b   c   d   e   f   g   h\n");
     let mut lines: Vec<String> = out.lines().map(str::to_string).collect();
-    lines.push(format!("Fen: {}", position.fen()));
+    let fen = if chess960 {
+        position.shredder_fen()
+    } else {
+        position.fen()
+    };
+    lines.push(format!("Fen: {fen}"));
     lines.push(format!("Key: {:016X}", position.key().bits()));
     let checkers: Vec<String> = position
         .chess()
@@ -203,5 +222,24 @@ pub fn network_eval_lines(
             "Final evaluation: {} cp (white side), {used} cp for the side to move ({by})",
             white(used)
         ),
+    ]
+}
+
+/// The `compiler` command: the engine, the compiler and target it was built for, the
+/// instruction-set features the build assumes (`+` on, `-` off), and the output kernel
+/// the network runs on this processor.
+pub fn compiler(kernel: Kernel) -> Vec<String> {
+    let features: Vec<String> = TARGET_FEATURES
+        .iter()
+        .map(|&(name, on)| format!("{}{name}", if on { '+' } else { '-' }))
+        .collect();
+    let build = if DEBUG_ASSERTIONS { "debug" } else { "release" };
+    vec![
+        NAME.to_string(),
+        format!("Compiled by: {RUSTC_VERSION} on {OS}"),
+        format!("Target architecture: {ARCH}"),
+        format!("Target features: {}", features.join(" ")),
+        format!("Build: {build}"),
+        format!("NNUE kernel: {}", kernel.name()),
     ]
 }

@@ -19,7 +19,7 @@ use tracing::debug;
 
 use self::parse::{Command, parse_command};
 use crate::engine::bench::BenchResult;
-use crate::engine::search::{Line, Reporter, SearchResult};
+use crate::engine::search::{CurrentMove, Line, Reporter, SearchResult};
 use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, NotStarted, OptionError};
 
 /// Where protocol lines and progress notes go.
@@ -62,6 +62,10 @@ struct UciReporter {
 impl Reporter for UciReporter {
     fn line(&self, line: &Line) {
         send(&*self.out, &format::info(line, self.mode, self.show_wdl));
+    }
+
+    fn current_move(&self, current: &CurrentMove) {
+        send(&*self.out, &format::current_move(current, self.mode));
     }
 
     fn finished(&self, result: &SearchResult) {
@@ -228,7 +232,8 @@ impl Uci {
             Command::PonderHit => self.engine.ponderhit(),
             Command::Quit => return false,
             Command::Display => {
-                for text in format::board(self.engine.position()) {
+                let chess960 = self.engine.settings().chess960;
+                for text in format::board(self.engine.position(), chess960) {
                     self.send(&text);
                 }
             }
@@ -241,6 +246,11 @@ impl Uci {
                 let network = self.engine.network_eval();
                 let by_network = self.engine.settings().evaluates_with_network();
                 for text in format::network_eval_lines(score, network, turn, by_network) {
+                    self.send(&text);
+                }
+            }
+            Command::Compiler => {
+                for text in format::compiler(self.engine.kernel()) {
                     self.send(&text);
                 }
             }

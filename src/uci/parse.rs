@@ -41,6 +41,8 @@ pub enum Command {
     Display,
     /// `eval`: the evaluation term by term.
     Eval,
+    /// `compiler`: how the binary was built.
+    Compiler,
     /// `bench [depth]`, or why the depth is not acceptable.
     Bench(Result<u32, String>),
     /// Anything else, as an excerpt of the line.
@@ -74,6 +76,7 @@ pub fn parse_command(line: &str) -> Command {
         ("quit", _) => Command::Quit,
         ("d", _) => Command::Display,
         ("eval", _) => Command::Eval,
+        ("compiler", _) => Command::Compiler,
         ("bench", []) => Command::Bench(Ok(DEFAULT_DEPTH)),
         ("bench", [depth, ..]) => Command::Bench(match depth.parse::<u32>() {
             Ok(d) if (1..=MAX_BENCH_DEPTH).contains(&d) => Ok(d),

@@ -41,6 +41,11 @@ const POLL_INTERVAL: u64 = 1024;
 const SMALL_NODE_BUDGET: u64 = 64 * 1024;
 /// Nodes between two looks at a small node budget (a power of two).
 const FINE_POLL_INTERVAL: u64 = 32;
+/// The main thread names each root move as it starts searching it once the search has run
+/// this long ...
+const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
+/// ... or searched this many nodes, whichever comes first.
+const CURRENT_MOVE_AFTER_NODES: u64 = 10_000_000;
 
 /// Flags shared by the thread that controls a search and every search thread.
 #[derive(Default)]
@@ -144,10 +149,24 @@ pub struct Line {
     pub pv: Vec<Move>,
 }
 
+/// The root move the main thread starts searching, named once a search runs long.
+#[derive(Clone, Copy, Debug)]
+pub struct CurrentMove {
+    /// Iteration depth.
+    pub depth: i32,
+    /// The root move.
+    pub mv: Move,
+    /// Its 1-based place in the root move list, best first.
+    pub number: usize,
+}
+
 /// Where a search reports: lines as iterations complete, then the result.
 pub trait Reporter: Send + Sync {
     /// A completed (or bound-failed) line.
     fn line(&self, line: &Line);
+    /// The main thread starts searching a root move (only after the search has run for a
+    /// while).
+    fn current_move(&self, _current: &CurrentMove) {}
     /// The search is over and the engine idle again; this is the last call.
     fn finished(&self, _result: &SearchResult) {}
     /// No search: `mv`, of this weight, comes from the opening book.
@@ -744,7 +763,7 @@ impl Worker<'_> {
                 (-INFINITE, INFINITE)
             };
         loop {
-            let score = self.search_root(alpha, beta, depth);
+            let score = self.search_root(alpha, beta, depth, reporter);
             // Best first among the slots still open; moves that failed low hold -INFINITE.
             self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
             if self.stopped() {
@@ -769,13 +788,14 @@ impl Worker<'_> {
 
     /// The root: like an inner node, but over the root move list (MultiPV slots and
     /// `searchmoves` applied) and recording each move's score and variation.
-    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32) -> i32 {
+    fn search_root(&mut self, alpha: i32, beta: i32, depth: i32, reporter: &dyn Reporter) -> i32 {
         self.nodes += 1;
         let key = TableKey::from(self.board.key());
         let alpha_start = alpha;
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
+            self.announce(depth, mv, i + 1, reporter);
             self.frames[0].moved = Some(landing(&self.board, mv));
             let nodes_before = self.nodes;
             self.board.do_move(mv, self.table);
@@ -906,6 +926,17 @@ impl Worker<'_> {
         };
         self.board.undo_move();
         reply
+    }
+
+    /// Names the root move `mv`, the `number`th, as the main thread starts it, once the
+    /// search has run long enough for a GUI to want to see progress within an iteration.
+    fn announce(&self, depth: i32, mv: Move, number: usize, reporter: &dyn Reporter) {
+        if self.id == 0
+            && (self.time.elapsed() >= CURRENT_MOVE_AFTER
+                || self.total_nodes() >= CURRENT_MOVE_AFTER_NODES)
+        {
+            reporter.current_move(&CurrentMove { depth, mv, number });
+        }
     }
 
     /// Sends the current lines to the reporter.

@@ -1,0 +1,27 @@
+//! How this binary was built: the compiler, the target, and the instruction-set features
+//! the build may assume (what `-C target-cpu` or `-C target-feature` switched on).
+
+/// The first line of `rustc --version` for the compiler that built the crate (`unknown`
+/// when the build script could not run it).
+pub const RUSTC_VERSION: &str = env!("ROOKERY_RUSTC_VERSION");
+
+/// The target architecture, as Rust names it (`x86_64`, `aarch64`, ...).
+pub const ARCH: &str = std::env::consts::ARCH;
+
+/// The target operating system, as Rust names it (`linux`, `macos`, `windows`, ...).
+pub const OS: &str = std::env::consts::OS;
+
+/// Whether the build has debug assertions on (a debug build) or off (a release build).
+pub const DEBUG_ASSERTIONS: bool = cfg!(debug_assertions);
+
+/// The instruction-set features that matter to the engine's speed, each with whether the
+/// compiler was allowed to use it everywhere. Always false on targets without them.
+pub const TARGET_FEATURES: [(&str, bool); 7] = [
+    ("sse2", cfg!(target_feature = "sse2")),
+    ("ssse3", cfg!(target_feature = "ssse3")),
+    ("sse4.1", cfg!(target_feature = "sse4.1")),
+    ("popcnt", cfg!(target_feature = "popcnt")),
+    ("avx2", cfg!(target_feature = "avx2")),
+    ("bmi2", cfg!(target_feature = "bmi2")),
+    ("avx512f", cfg!(target_feature = "avx512f")),
+];
