@@ -484,7 +484,7 @@ fn gnuchess_book_matches_polyglots_listing() {
         );
         return;
     };
-    // Debian polyglot 2.0.4's `bk` lines for these positions (see the README); a listing
+    // Debian polyglot 2.0.4's `bk` lines for these positions (see `docs/tools.md`); a listing
     // line is polyglot's line, then the weight and the UCI move.
     let cases: [(&str, &[&str]); 4] = [
         (

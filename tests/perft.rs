@@ -1,6 +1,6 @@
 //! Perft against published counts. The default run takes the published positions to their
 //! full depth (about 6.5 s in release) and the suites to shallow depths; the deep runs are
-//! ignored here and listed in the README (`cargo test --release -- --ignored`).
+//! ignored here and listed in `docs/testing.md` (`cargo test --release -- --ignored`).
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Lazy SMP under stress, in process: many searches with several threads on one shared
 //! table, stopped at random moments (also before they start), with the thread count and
-//! the table size changed between searches. Run under ThreadSanitizer as the README says.
+//! the table size changed between searches. Run under ThreadSanitizer as `docs/testing.md` says.
 
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;

@@ -9,8 +9,8 @@
 //! The margin keeps the weaker moves human: the strongest levels drop at most a fraction of
 //! a pawn, the weakest at most two pawns, so no level leaves a piece hanging on purpose, and
 //! none plays into a mate its search saw or misses a mate in one. The table's Elo figures
-//! are anchored to the reference engines' public CCRL ratings by the gauntlets in the
-//! README ("Playing strength for people"), where every figure has its command.
+//! are anchored to the reference engines' public CCRL ratings by the gauntlets in
+//! `docs/strength.md`, where every figure has its command.
 
 use rand::{Rng, RngExt};
 
@@ -39,7 +39,7 @@ struct Level {
 /// The calibration, weakest first. Between two rows nodes interpolate geometrically, the
 /// margins linearly, and the line count is the weaker row's.
 ///
-/// Nodes per line follow one fit over the calibration gauntlets at 5+0.05 (README,
+/// Nodes per line follow one fit over the calibration gauntlets at 5+0.05 (`docs/strength.md`,
 /// "Playing strength for people"): 155 Elo per doubling, 2294 at 42,000 nodes per line.
 /// From 2150 up a level plays its best line; below, it searches two to four lines and may
 /// play a weaker one. Levels below 2000 are the fit extended, weaker than every reference.
