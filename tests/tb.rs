@@ -297,3 +297,34 @@ fn syzygy_options_over_uci() {
         ));
     }
 }
+
+#[test]
+fn syzygy_fifty_move_rule_over_uci_decides_a_win_the_clock_has_run_down() {
+    // KR against K, 31 plies from the next zeroing move (the tables' DTZ): from a fresh
+    // clock a win; with 80 plies already on the clock the rook cannot mate in time.
+    let fresh = "8/8/5R2/8/4k3/8/8/7K w - - 0 1";
+    let late = "8/8/5R2/8/4k3/8/8/7K w - - 80 1";
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    let score = |e: &mut Engine, fen: &str| {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 6");
+        check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info depth"))
+            .unwrap()
+            .clone();
+        assert!(info_value(&last, "tbhits").unwrap() >= 1, "{last}");
+        info_value(&last, "cp").unwrap_or_else(|| panic!("no cp score: {last}"))
+    };
+    // The default (Syzygy50MoveRule true): the late position is a draw.
+    assert!(score(&mut e, fresh) > 10_000);
+    assert_eq!(score(&mut e, late), 0);
+    // Without the rule both are wins.
+    e.send("setoption name Syzygy50MoveRule value false");
+    assert!(score(&mut e, fresh) > 10_000);
+    assert!(score(&mut e, late) > 10_000);
+}

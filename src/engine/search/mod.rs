@@ -346,6 +346,9 @@ struct Worker<'a> {
     tb_probe_depth: i32,
     tb_probe_limit: usize,
     tb_fifty_move_rule: bool,
+    /// The tables' score of the root when they cover it: reported instead of the search's
+    /// score unless that is a mate.
+    root_tb_score: Option<i32>,
     /// The MultiPV lines of the last completed iteration, best first, as reported.
     completed_lines: Vec<RootMove>,
     /// MultiPV lines reported (a limited strength searches more than it shows).
@@ -390,8 +393,11 @@ pub fn search(
     let tb_root = tablebases
         .filter(|tb| tb.covers(pos.chess(), options.tb_probe_limit))
         .and_then(|tb| tb.root_moves(pos.chess(), options.tb_fifty_move_rule))
-        .map(|(moves, _)| moves)
-        .filter(|moves| moves.iter().any(allowed));
+        .filter(|(moves, _)| moves.iter().any(allowed));
+    // The tables' verdict is what the lines report (as the fifty-move rule option has it),
+    // unless the search finds a mate.
+    let root_tb_score = tb_root.as_ref().map(|&(_, outcome)| outcome.score(0));
+    let tb_root = tb_root.map(|(moves, _)| moves);
     let root_tb_hits = u64::from(tb_root.is_some());
     let root_moves: Vec<RootMove> = pos
         .legal_moves()
@@ -473,6 +479,7 @@ pub fn search(
         tb_probe_depth: options.tb_probe_depth,
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,
+        root_tb_score,
         completed_lines: Vec::new(),
         shown_lines,
         poll_mask,
@@ -702,6 +709,15 @@ impl Worker<'_> {
         chosen.checked_sub(1).map(|i| others[i].clone())
     }
 
+    /// A search score as the lines report it: the tables' score at a root they cover,
+    /// unless the search found a mate.
+    fn reported_score(&self, score: i32) -> i32 {
+        match self.root_tb_score {
+            Some(tb_score) if score.abs() < MATE_BOUND => tb_score,
+            _ => score,
+        }
+    }
+
     /// Reports the line of the move about to be played as MultiPV slot 1.
     fn report_final(&self, chosen: &RootMove, completed: i32, reporter: &dyn Reporter) {
         self.publish_counters();
@@ -709,7 +725,7 @@ impl Worker<'_> {
             depth: completed.max(1),
             seldepth: chosen.seldepth.max(1),
             multipv: 1,
-            score: chosen.shown_score(),
+            score: self.reported_score(chosen.shown_score()),
             bound: if chosen.scored_at == self.iteration {
                 chosen.bound
             } else {
@@ -953,6 +969,7 @@ impl Worker<'_> {
             if score == -INFINITE {
                 continue;
             }
+            let score = self.reported_score(score);
             reporter.line(&Line {
                 depth,
                 seldepth: rm.seldepth.max(1),
