@@ -17,7 +17,9 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery --version       the engine's name and version
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
-       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S] [--book EPD] [--net NET | --hce]
+       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
+                       [--random-plies P] [--book EPD] [--net NET | --hce]
+                               (--nodes: soft limit per move; --games: total in DIR)
        rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
                      [--threads T] [--seed S] [--mirror-files] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]

@@ -195,3 +195,67 @@ fn bad_command_lines_exit_2() {
         assert!(!out.stderr.is_empty());
     }
 }
+
+#[test]
+fn the_trainer_loads_each_file_and_each_game_once() {
+    let dir = scratch("distinct");
+    let data = dir.join("data");
+    succeeds(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "2",
+        "--nodes",
+        "300",
+    ]);
+    let file = data.join("selfplay.bin");
+    let bytes = std::fs::read(&file).unwrap();
+    let copy = dir.join("copy.bin");
+    std::fs::write(&copy, &bytes).unwrap();
+    let net = dir.join("net.nnue");
+    let n = net.to_str().unwrap();
+    // The same file twice (once through its directory), or a copy of it: refused.
+    for (twice, says) in [
+        (file.clone(), "the same file"),
+        (copy.clone(), "the same data"),
+    ] {
+        let out = rookery(&[
+            "train",
+            data.to_str().unwrap(),
+            twice.to_str().unwrap(),
+            "--out",
+            n,
+        ]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(!net.exists());
+    }
+    // One file holding each game twice: the repeats are counted and left out.
+    let doubled = dir.join("doubled.bin");
+    std::fs::write(&doubled, [&bytes[..], &bytes[..]].concat()).unwrap();
+    let positions = bytes.len() / 32;
+    let train = [
+        "train",
+        doubled.to_str().unwrap(),
+        "--out",
+        n,
+        "--epochs",
+        "1",
+        "--val",
+        "0",
+    ];
+    let stderr = succeeds(&train);
+    assert!(
+        stderr.contains(&format!(
+            "train: 4 games, 2 distinct (50.00%); 2 repeated games ({positions} positions) left out"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("{positions} samples ({positions} training")),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

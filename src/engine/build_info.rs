@@ -1,9 +1,13 @@
-//! How this binary was built: the compiler, the target, and the instruction-set features
-//! the build may assume (what `-C target-cpu` or `-C target-feature` switched on).
+//! How this binary was built: the commit, the compiler, the target, and the instruction-set
+//! features the build may assume (what `-C target-cpu` or `-C target-feature` switched on).
 
 /// The first line of `rustc --version` for the compiler that built the crate (`unknown`
 /// when the build script could not run it).
 pub const RUSTC_VERSION: &str = env!("ROOKERY_RUSTC_VERSION");
+
+/// The git commit the binary was built from, with `-modified` when its source files
+/// differed from that commit (`unknown` when built outside a git checkout).
+pub const GIT_COMMIT: &str = env!("ROOKERY_GIT_COMMIT");
 
 /// The target architecture, as Rust names it (`x86_64`, `aarch64`, ...).
 pub const ARCH: &str = std::env::consts::ARCH;

@@ -1,4 +1,5 @@
-//! What `go` asks of a search: clocks, increments, and depth, node, mate and time limits.
+//! What `go` asks of a search: clocks, increments, and depth, node, mate and time limits;
+//! and the soft node limit of self-play searches.
 
 use std::time::Duration;
 
@@ -17,6 +18,10 @@ pub struct Limits {
     pub depth: Option<u32>,
     /// Node budget over all threads (`nodes`).
     pub nodes: Option<u64>,
+    /// Soft node budget over all threads: once it is spent, the iteration under way
+    /// finishes and no other starts (`nodes` still stops the search outright). Not a `go`
+    /// parameter: the self-play searches of `rookery datagen` use it.
+    pub soft_nodes: Option<u64>,
     /// Find a mate in this many moves (`mate`).
     pub mate: Option<u32>,
     /// Exact time for this move (`movetime`).

@@ -1,13 +1,16 @@
-//! Self-play data generation: games at a fixed node count per move, each position written as
+//! Self-play data generation: games at a soft node count per move, each position written as
 //! a [`Record`] with the search's score and the game's result.
 //!
 //! - **Openings.** Each game starts from the start position, or from a random position of
 //!   a book of FENs, then plays [`DatagenConfig::random_plies`] random legal moves (one more
-//!   half the time, so both sides get to move first out of the random phase). The random
-//!   plies are not recorded.
-//! - **Moves.** One search per move with a node limit, one thread, a table of its own that
-//!   is cleared between games: a game is a function of its seed alone. The search evaluates
-//!   with [`DatagenConfig::network`], or the hand-written evaluation.
+//!   half the time, so both sides get to move first out of the random phase). An opening
+//!   that ends the game, or that a search of one move scores beyond
+//!   [`OPENING_SCORE_LIMIT`], is drawn again. The random plies are not recorded.
+//! - **Moves.** One search per move under a soft node limit (it finishes the iteration under
+//!   way once the limit is passed, and stops outright at [`HARD_NODES_FACTOR`] times it),
+//!   one thread, a table of its own that is cleared between games: a game is a function of
+//!   its seed alone. The search evaluates with [`DatagenConfig::network`], or the hand-written
+//!   evaluation.
 //! - **Kept positions.** Not in check, best move quiet (no capture, no promotion), score not a
 //!   mate or tablebase score.
 //! - **Game end.** Checkmate, stalemate, insufficient material, the fifty-move rule and
@@ -15,14 +18,15 @@
 //!   won once the score has stayed beyond [`WIN_SCORE`] for [`WIN_PLIES`] plies in a row, and
 //!   drawn once it has stayed within [`DRAW_SCORE`] for [`DRAW_PLIES`] plies past ply
 //!   [`DRAW_FROM_PLY`], or at [`MAX_PLIES`].
-//! - **Output.** Records are appended to one file, a whole game in one write. A run stopped at
+//! - **Output.** Records are appended to one file through a [`DataWriter`], a whole game in
+//!   one write; a game that repeats one of the run's games is not written. A run stopped at
 //!   any moment loses at most the games in progress; a restart first cuts a partly written
 //!   record off the end, then appends. The restart's seeds are mixed with the number of
 //!   records already there, so it does not replay the games it has.
+//! - **Total.** [`DatagenConfig::games`] counts the games in the file, those already there
+//!   included: a run started again after a stop plays only the games still missing.
 
-use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -31,7 +35,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use shakmaty::{Color, Move, Position as _};
 
-use super::record::{GameResult, RECORD_BYTES, Record};
+use super::record::{GameResult, Record};
+use super::writer::{DataWriter, Written};
 use crate::chess::Position;
 use crate::engine::eval::nnue::Network;
 use crate::engine::limits::Limits;
@@ -51,6 +56,10 @@ pub const DRAW_PLIES: u32 = 10;
 pub const DRAW_FROM_PLY: usize = 60;
 /// A game still going after this many searched plies is a draw.
 pub const MAX_PLIES: usize = 400;
+/// A move's search stops outright at this many times [`DatagenConfig::nodes`].
+pub const HARD_NODES_FACTOR: u64 = 8;
+/// An opening that a search scores beyond this many centipawns either way is not played.
+pub const OPENING_SCORE_LIMIT: i32 = 300;
 
 /// Stack of a generating thread: the search recursion keeps move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
@@ -60,11 +69,10 @@ const TABLE_MIB: usize = 16;
 /// What a datagen run does.
 #[derive(Clone, Debug)]
 pub struct DatagenConfig {
-    /// The file records are appended to.
-    pub output: PathBuf,
-    /// Node limit of each move's search.
+    /// Soft node limit of each move's search.
     pub nodes: u64,
-    /// Games to play in this run; `None` runs until stopped.
+    /// Games the data file is to hold in all, those already in it included; `None` runs
+    /// until stopped.
     pub games: Option<u64>,
     /// Generating threads, one game each at a time.
     pub threads: usize,
@@ -72,7 +80,7 @@ pub struct DatagenConfig {
     pub random_plies: usize,
     /// The run's seed.
     pub seed: u64,
-    /// Start positions to draw from; empty means the start position.
+    /// Start positions to draw from, each [`playable`]; empty means the start position.
     pub openings: Vec<Position>,
     /// The network that evaluates; the hand-written evaluation when `None`.
     pub network: Option<Arc<Network>>,
@@ -83,6 +91,12 @@ pub struct DatagenConfig {
 pub struct Progress {
     /// Games finished and written.
     pub games: AtomicU64,
+    /// Games not written because the run had written the same game before.
+    pub repeats: AtomicU64,
+    /// Games not written because they would have read as part of the game before them.
+    pub continuations: AtomicU64,
+    /// Games not written because they kept no position.
+    pub empty: AtomicU64,
     /// Positions written.
     pub positions: AtomicU64,
     /// Games White won.
@@ -96,10 +110,21 @@ pub struct Progress {
 }
 
 impl Progress {
-    fn count(&self, game: &Game) {
+    /// Counts a finished game and what became of it.
+    fn count(&self, game: &Game, written: Written) {
+        self.nodes.fetch_add(game.nodes, Relaxed);
+        let skipped = match written {
+            Written::Game => None,
+            Written::Repeat => Some(&self.repeats),
+            Written::Continuation => Some(&self.continuations),
+            Written::Empty => Some(&self.empty),
+        };
+        if let Some(counter) = skipped {
+            counter.fetch_add(1, Relaxed);
+            return;
+        }
         self.games.fetch_add(1, Relaxed);
         self.positions.fetch_add(game.records.len() as u64, Relaxed);
-        self.nodes.fetch_add(game.nodes, Relaxed);
         match game.result {
             GameResult::WhiteWon => &self.white_wins,
             GameResult::Draw => &self.draws,
@@ -108,12 +133,13 @@ impl Progress {
         .fetch_add(1, Relaxed);
     }
 
-    /// A one-line summary: games, positions, speed, W/D/L from White's view.
+    /// A one-line summary: games, positions, speed, W/D/L from White's view, repeated
+    /// games not written (and the other games not written, when there are any).
     pub fn summary(&self, elapsed: Duration) -> String {
         let secs = elapsed.as_secs_f64().max(1e-9);
         let positions = self.positions.load(Relaxed);
-        format!(
-            "games {} positions {} ({:.0}/s) nodes/s {:.0} W/D/L {}/{}/{}",
+        let mut line = format!(
+            "games {} positions {} ({:.0}/s) nodes/s {:.0} W/D/L {}/{}/{} repeats {}",
             self.games.load(Relaxed),
             positions,
             positions as f64 / secs,
@@ -121,7 +147,18 @@ impl Progress {
             self.white_wins.load(Relaxed),
             self.draws.load(Relaxed),
             self.black_wins.load(Relaxed),
-        )
+            self.repeats.load(Relaxed),
+        );
+        for (name, counter) in [
+            ("continuations", &self.continuations),
+            ("empty", &self.empty),
+        ] {
+            let n = counter.load(Relaxed);
+            if n > 0 {
+                line += &format!(" {name} {n}");
+            }
+        }
+        line
     }
 }
 
@@ -139,17 +176,14 @@ pub struct Game {
 /// Plays one self-play game from `seed` and returns its kept positions.
 pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pos = opening(config, &mut rng);
+    let mut pos = opening(config, &mut rng, table);
     let options = SearchOptions {
         threads: 1,
         multi_pv: 1,
         network: config.network.clone(),
         ..SearchOptions::default()
     };
-    let limits = Limits {
-        nodes: Some(config.nodes),
-        ..Limits::default()
-    };
+    let limits = move_limits(config);
     table.clear();
     let mut kept: Vec<Record> = Vec::new();
     let mut nodes = 0;
@@ -258,12 +292,44 @@ fn record_of(pos: &Position, score: i32) -> Record {
     }
 }
 
+/// The limits of a move's search: the soft node limit, and the hard one at
+/// [`HARD_NODES_FACTOR`] times it.
+pub fn move_limits(config: &DatagenConfig) -> Limits {
+    Limits {
+        soft_nodes: Some(config.nodes),
+        nodes: Some(config.nodes.saturating_mul(HARD_NODES_FACTOR)),
+        ..Limits::default()
+    }
+}
+
+/// Whether a game can be played from `pos`: the side to move has a move and the rules do
+/// not end the game there.
+pub fn playable(pos: &Position) -> bool {
+    !pos.legal_moves().is_empty() && rules_result(pos).is_none()
+}
+
+/// Whether the search of one move (as a game searches, on a cleared table) scores `pos`
+/// within [`OPENING_SCORE_LIMIT`].
+fn balanced(pos: &Position, config: &DatagenConfig, table: &ChessTable) -> bool {
+    let options = SearchOptions {
+        threads: 1,
+        multi_pv: 1,
+        network: config.network.clone(),
+        ..SearchOptions::default()
+    };
+    let limits = move_limits(config);
+    table.clear();
+    let found = search(pos, &limits, &options, table, &Signals::default(), &Silent);
+    found.score.abs() <= OPENING_SCORE_LIMIT
+}
+
 /// Tries at a playable opening before falling back to the start position.
 const OPENING_TRIES: usize = 1000;
 
-/// A start position with the random plies played; tries again when they end the game, and
-/// after [`OPENING_TRIES`] failures (a book of finished games) takes the start position.
-fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
+/// A start position with the random plies played; tries again when they end the game or
+/// leave one side more than [`OPENING_SCORE_LIMIT`] ahead, and after [`OPENING_TRIES`]
+/// failures (a book of lost positions) takes the start position.
+fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> Position {
     for _ in 0..OPENING_TRIES {
         let mut pos = if config.openings.is_empty() {
             Position::startpos()
@@ -278,36 +344,11 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng) -> Position {
             }
             pos.push(moves[rng.random_range(0..moves.len())]);
         }
-        if !pos.legal_moves().is_empty() && rules_result(&pos).is_none() {
+        if playable(&pos) && balanced(&pos, config, table) {
             return pos;
         }
     }
     Position::startpos()
-}
-
-/// Opens `path` for appending whole records: a partly written record left at its end by a
-/// stopped run is cut off first. Returns the file and the records already in it. The file
-/// stays locked while it is open: a second run on the same file is refused, since it would
-/// write the same games.
-pub fn open_for_append(path: &Path) -> io::Result<(File, u64)> {
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .read(true)
-        .open(path)?;
-    file.try_lock().map_err(|e| match e {
-        std::fs::TryLockError::WouldBlock => io::Error::new(
-            io::ErrorKind::ResourceBusy,
-            "another datagen run is writing this file (one writer per directory)",
-        ),
-        std::fs::TryLockError::Error(e) => e,
-    })?;
-    let len = file.metadata()?.len();
-    let whole = len - len % RECORD_BYTES as u64;
-    if whole != len {
-        file.set_len(whole)?;
-    }
-    Ok((file, whole / RECORD_BYTES as u64))
 }
 
 /// The seed of game `index` of a run with `seed` that started on a file of `existing` records.
@@ -321,19 +362,25 @@ fn game_seed(seed: u64, existing: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Runs datagen: plays games on `config.threads` threads until `config.games` are written or
-/// `stop` is set, appending to `config.output`. `report` is called about every
-/// `report_every` with the totals so far, and once at the end.
+/// Runs datagen: plays games on `config.threads` threads and appends them through
+/// `writer` until the file holds `config.games` games or `stop` is set. `report` is called
+/// about every `report_every` with the totals so far, and once at the end.
 pub fn run(
     config: &DatagenConfig,
+    writer: DataWriter,
     stop: &AtomicBool,
     report_every: Duration,
     report: &(dyn Fn(&Progress, Duration) + Sync),
 ) -> io::Result<Progress> {
-    let (file, existing) = open_for_append(&config.output)?;
-    let file = Mutex::new(file);
+    let existing = writer.existing_records();
+    let to_play = config
+        .games
+        .map(|games| games.saturating_sub(writer.existing_games()));
+    let writer = Mutex::new(writer);
     let progress = Progress::default();
     let next_game = AtomicU64::new(0);
+    // Games written or being played, while `to_play` bounds them.
+    let claimed = AtomicU64::new(0);
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
     let start = Instant::now();
     std::thread::scope(|scope| -> io::Result<()> {
@@ -351,23 +398,33 @@ pub fn run(
                         }
                     };
                     while !stop.load(Relaxed) {
-                        let index = next_game.fetch_add(1, Relaxed);
-                        if config.games.is_some_and(|games| index >= games) {
+                        if let Some(limit) = to_play
+                            && claimed.fetch_add(1, Relaxed) >= limit
+                        {
+                            claimed.fetch_sub(1, Relaxed);
                             break;
                         }
+                        let index = next_game.fetch_add(1, Relaxed);
                         let game =
                             play_game(config, game_seed(config.seed, existing, index), &table);
-                        let bytes: Vec<u8> = game.records.iter().flat_map(Record::encode).collect();
-                        let written = file
+                        let written = writer
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
-                            .write_all(&bytes);
-                        if let Err(e) = written {
-                            *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
-                            stop.store(true, Relaxed);
-                            break;
+                            .write(&game.records);
+                        match written {
+                            Ok(written) => {
+                                progress.count(&game, written);
+                                // A game not written leaves its place to another.
+                                if written != Written::Game && to_play.is_some() {
+                                    claimed.fetch_sub(1, Relaxed);
+                                }
+                            }
+                            Err(e) => {
+                                *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(e);
+                                stop.store(true, Relaxed);
+                                break;
+                            }
                         }
-                        progress.count(&game);
                     }
                 })?;
             workers.push(worker);
@@ -393,12 +450,13 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::games::split;
     use crate::learn::record::decode_all;
-    use shakmaty::{CastlingMode, Chess, FromSetup, Setup};
+    use shakmaty::{CastlingMode, Chess, FromSetup, Role, Setup};
+    use std::path::PathBuf;
 
-    fn config(output: PathBuf) -> DatagenConfig {
+    fn config() -> DatagenConfig {
         DatagenConfig {
-            output,
             nodes: 400,
             games: Some(2),
             threads: 1,
@@ -416,9 +474,11 @@ mod tests {
         dir.join("data.bin")
     }
 
+    fn quiet(_: &Progress, _: Duration) {}
+
     #[test]
     fn a_game_is_a_function_of_its_seed_and_keeps_quiet_positions() {
-        let config = config(PathBuf::new());
+        let config = config();
         let table = ChessTable::new(1).unwrap();
         let game = play_game(&config, 42, &table);
         assert!(game.records.len() > 10, "{} positions", game.records.len());
@@ -438,25 +498,63 @@ mod tests {
     }
 
     #[test]
-    fn a_restart_cuts_a_partial_record_and_appends_new_games() {
+    fn openings_a_search_scores_beyond_the_limit_are_not_played() {
+        // Black without its queen, and the start position: only the second is played.
+        let queenless = Position::from_fen(
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            false,
+        )
+        .unwrap();
+        let config = DatagenConfig {
+            random_plies: 0,
+            openings: vec![queenless.clone(), Position::startpos()],
+            ..config()
+        };
+        let table = ChessTable::new(1).unwrap();
+        assert!(!balanced(&queenless, &config, &table));
+        assert!(balanced(&Position::startpos(), &config, &table));
+        for seed in 0..16 {
+            let pos = opening(&config, &mut ChaCha8Rng::seed_from_u64(seed), &table);
+            let black_queens = pos.chess().board().by_piece(Role::Queen.of(Color::Black));
+            assert_eq!(black_queens.count(), 1, "seed {seed}: {}", pos.fen());
+        }
+    }
+
+    #[test]
+    fn a_restart_cuts_a_partial_record_and_plays_up_to_the_total() {
         let path = scratch("restart");
         let _ = std::fs::remove_file(&path);
-        let config = config(path.clone());
         let stop = AtomicBool::new(false);
-        let quiet = |_: &Progress, _: Duration| {};
-        let first = run(&config, &stop, Duration::from_secs(60), &quiet).unwrap();
+        let run_on = |games: u64| {
+            let config = DatagenConfig {
+                games: Some(games),
+                ..config()
+            };
+            run(
+                &config,
+                DataWriter::open(&path).unwrap(),
+                &stop,
+                Duration::from_secs(60),
+                &quiet,
+            )
+            .unwrap()
+        };
+        let first = run_on(2);
         assert_eq!(first.games.load(Relaxed), 2);
         let written = std::fs::read(&path).unwrap();
         assert_eq!(written.len() as u64, 32 * first.positions.load(Relaxed));
         // A run stopped mid-write leaves part of a record behind.
         std::fs::write(&path, [&written[..], &[1u8; 13][..]].concat()).unwrap();
-        let second = run(&config, &stop, Duration::from_secs(60), &quiet).unwrap();
+        // Four games in all: the two already there and two more.
+        let second = run_on(4);
+        assert_eq!(second.games.load(Relaxed), 2);
         let all = std::fs::read(&path).unwrap();
         let decoded = decode_all(&all).unwrap();
         assert_eq!(decoded.trailing_bytes, 0);
         assert_eq!(&all[..written.len()], &written[..], "earlier games kept");
         let total = first.positions.load(Relaxed) + second.positions.load(Relaxed);
         assert_eq!(decoded.records.len() as u64, total);
+        assert_eq!(split(&decoded.records).len(), 4);
         // The restart played other games than the first run: no record of its games is
         // one of the first run's.
         let first_records: std::collections::HashSet<&[u8]> = written.chunks(32).collect();
@@ -465,20 +563,9 @@ mod tests {
             .filter(|r| first_records.contains(r))
             .count();
         assert_eq!(repeated, 0, "records of the first run written again");
-        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
-    }
-
-    #[test]
-    fn a_second_writer_on_the_same_file_is_refused() {
-        let path = scratch("lock");
-        let (_first, _) = open_for_append(&path).unwrap();
-        let second = open_for_append(&path).unwrap_err();
-        assert_eq!(second.kind(), io::ErrorKind::ResourceBusy, "{second}");
-        drop(_first);
-        assert!(
-            open_for_append(&path).is_ok(),
-            "free again once the first is closed"
-        );
+        // The total reached, a run plays nothing.
+        assert_eq!(run_on(4).games.load(Relaxed), 0);
+        assert_eq!(std::fs::read(&path).unwrap(), all);
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
@@ -487,10 +574,11 @@ mod tests {
         let path = scratch("stop");
         let config = DatagenConfig {
             games: None,
-            ..config(path.clone())
+            ..config()
         };
         let stop = AtomicBool::new(true);
-        let progress = run(&config, &stop, Duration::from_secs(60), &|_, _| {}).unwrap();
+        let writer = DataWriter::open(&path).unwrap();
+        let progress = run(&config, writer, &stop, Duration::from_secs(60), &quiet).unwrap();
         assert_eq!(progress.games.load(Relaxed), 0);
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }

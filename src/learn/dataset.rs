@@ -1,12 +1,19 @@
 //! Training samples: records turned into the network's inputs, loaded from data files.
+//!
+//! Loading splits each file into its games (see [`super::games`]) and keeps one of each set
+//! of identical games (same FNV-1a 64 of the game's record bytes), over all the files; a
+//! file named twice (the same file, or another with the same content) refuses the data.
 
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
 use shakmaty::Color;
 
-use super::record::{CorruptRecord, GameResult, Record, decode_all};
+use super::games::split;
+use super::record::{CorruptRecord, GameResult, RECORD_BYTES, Record, decode_all};
 use crate::engine::eval::nnue::{INPUTS, feature};
+use crate::hashing::checksum::fnv1a;
 
 /// Most pieces on a board.
 pub const MAX_PIECES: usize = 32;
@@ -143,12 +150,29 @@ pub fn split_by_blocks(samples: &[Sample], share: f64, seed: u64) -> (Vec<Sample
 /// What loading data found.
 #[derive(Debug, Default)]
 pub struct Loaded {
-    /// Every sample of every file, in file order.
+    /// The samples of every distinct game, in file order.
     pub samples: Vec<Sample>,
     /// Files read.
     pub files: usize,
     /// Bytes at the ends of files that made no whole record (runs stopped mid-write).
     pub trailing_bytes: usize,
+    /// Games read, repeats included.
+    pub games: usize,
+    /// Games kept: one of each set of identical games.
+    pub distinct_games: usize,
+    /// Positions of the repeated games left out.
+    pub repeated_positions: usize,
+}
+
+impl Loaded {
+    /// The share of the games read that were kept, 1 when there were none.
+    pub fn distinct_share(&self) -> f64 {
+        if self.games == 0 {
+            1.0
+        } else {
+            self.distinct_games as f64 / self.games as f64
+        }
+    }
 }
 
 /// The data files a path names: the file itself, or every `*.bin` in a directory, sorted.
@@ -164,13 +188,41 @@ pub fn data_files(path: &Path) -> io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Loads every complete record of the files `paths` name. A corrupt record refuses the run.
+/// Loads the complete records of the files `paths` name, one of each set of identical
+/// games. A corrupt record refuses the data, and so does a file named twice: by the same
+/// path (after links), or by another path to the same content.
 pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
     let mut loaded = Loaded::default();
+    let mut seen_paths: HashMap<PathBuf, PathBuf> = HashMap::new();
+    let mut seen_contents: HashMap<u64, PathBuf> = HashMap::new();
+    let mut seen_games: HashSet<u64> = HashSet::new();
+    let named_twice = |file: &Path, other: &Path, how: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} and {} are {how}: each file may be given once",
+                other.display(),
+                file.display()
+            ),
+        )
+    };
     for path in paths {
         for file in data_files(path)? {
-            let bytes = std::fs::read(&file)
-                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", file.display())))?;
+            let in_file =
+                |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", file.display()));
+            let canonical = file.canonicalize().map_err(in_file)?;
+            if let Some(other) = seen_paths.get(&canonical) {
+                return Err(named_twice(&file, other, "the same file"));
+            }
+            seen_paths.insert(canonical, file.clone());
+            let bytes = std::fs::read(&file).map_err(in_file)?;
+            if !bytes.is_empty() {
+                let checksum = fnv1a(&bytes);
+                if let Some(other) = seen_contents.get(&checksum) {
+                    return Err(named_twice(&file, other, "the same data"));
+                }
+                seen_contents.insert(checksum, file.clone());
+            }
             let decoded = decode_all(&bytes).map_err(|e: CorruptRecord| {
                 io::Error::new(
                     io::ErrorKind::InvalidData,
@@ -179,9 +231,19 @@ pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
             })?;
             loaded.files += 1;
             loaded.trailing_bytes += decoded.trailing_bytes;
-            loaded
-                .samples
-                .extend(decoded.records.iter().map(Sample::from_record));
+            for game in split(&decoded.records) {
+                loaded.games += 1;
+                let game_bytes = &bytes[game.start * RECORD_BYTES..game.end * RECORD_BYTES];
+                // The same hash as `games::game_hash` of the game's records.
+                if !seen_games.insert(fnv1a(game_bytes)) {
+                    loaded.repeated_positions += game.len();
+                    continue;
+                }
+                loaded.distinct_games += 1;
+                loaded
+                    .samples
+                    .extend(decoded.records[game].iter().map(Sample::from_record));
+            }
         }
     }
     Ok(loaded)

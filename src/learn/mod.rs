@@ -2,6 +2,10 @@
 //! turns it into a net.
 //!
 //! - [`datagen`]: self-play games that write training records.
+//! - [`writer`]: the data file a datagen run appends whole games to.
+//! - [`manifest`]: the record of datagen runs kept beside their data.
+//! - [`json`]: the one-line JSON objects the manifest is made of.
+//! - [`games`]: where games begin in a data file, and a hash per game.
 //! - [`dataset`]: records turned into the trainer's samples.
 //! - [`train`]: the perspective net in `f32`, its gradient, Adam, and quantisation.
 //! - [`trainer`]: a training run from data files to a net file.
@@ -11,6 +15,10 @@
 pub mod checkpoint;
 pub mod datagen;
 pub mod dataset;
+pub mod games;
+pub mod json;
+pub mod manifest;
 pub mod record;
 pub mod train;
 pub mod trainer;
+pub mod writer;

@@ -1,6 +1,6 @@
-//! A training run from data files to a net file: load, split off whole games for
-//! validation, shuffle, train epoch by epoch, keep the epoch that validates best, and save
-//! the trainer's state after every epoch so that a stopped run can go on.
+//! A training run from data files to a net file: load (each game once), split off whole
+//! games for validation, shuffle, train epoch by epoch, keep the epoch that validates best,
+//! and save the trainer's state after every epoch so that a stopped run can go on.
 //!
 //! The net file holds the epoch with the lowest validation loss so far (every epoch when
 //! nothing is kept for validation); the state goes to the net's path with the extension
@@ -85,6 +85,14 @@ impl Trainer {
         let checkpoint_path = self.out.with_extension("ckpt");
         self.check_settings(data, &checkpoint_path)?;
         let loaded = dataset::load(data).map_err(|e| TrainError(format!("data: {e}")))?;
+        log(&format!(
+            "train: {} games, {} distinct ({:.2}%); {} repeated games ({} positions) left out",
+            loaded.games,
+            loaded.distinct_games,
+            100.0 * loaded.distinct_share(),
+            loaded.games - loaded.distinct_games,
+            loaded.repeated_positions
+        ));
         let samples = loaded.samples;
         if samples.is_empty() {
             return Err(TrainError("data: no records".into()));

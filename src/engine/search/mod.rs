@@ -755,7 +755,9 @@ impl Worker<'_> {
             return self.limits.depth.is_none();
         }
         self.sync_ponder_hit();
-        self.limits.nodes.is_some_and(|n| self.total_nodes() >= n)
+        let nodes = self.total_nodes();
+        self.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.limits.soft_nodes.is_some_and(|n| nodes >= n)
             || (!self.is_pondering() && self.time.soft_exceeded(self.soft_scale.factor()))
             || self.root_moves.len() == 1 && self.limits.is_timed() && !self.is_pondering()
     }

@@ -1,0 +1,220 @@
+//! The manifest beside self-play data, `DIR/manifest.jsonl`: one JSON object per line, a
+//! `start` line when a datagen run begins and an `end` line when it finishes.
+//!
+//! The `start` line gives what made the records that follow: the build and its commit, the
+//! net's checksum, the search's node limits, seed, threads and openings, and the records and
+//! games already in the file. The `end` line gives the counts when the run ended. A run
+//! that was killed has no `end` line: its records run up to the next `start` line's
+//! `records_start` (or to the end of the file). So every record written by a run is
+//! accounted for by the `start` line before it; the format is in `docs/net.md`.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::json::JsonObject;
+
+/// The manifest's name inside a datagen directory.
+pub const MANIFEST_FILE: &str = "manifest.jsonl";
+
+/// Where a run's openings come from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpeningSource {
+    /// The start position.
+    StartPosition,
+    /// A file of positions.
+    Book {
+        /// The path as given.
+        path: String,
+        /// FNV-1a 64 of the file's bytes.
+        checksum: u64,
+        /// Playable positions read from it.
+        positions: usize,
+    },
+}
+
+/// What a datagen run was asked to do and what it found, for its `start` line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunStart {
+    /// Unix time, seconds.
+    pub time: u64,
+    /// The engine's name and version.
+    pub build: String,
+    /// The git commit of the build, or `unknown`.
+    pub commit: String,
+    /// The checksum of the net that evaluates; `None` for the hand-written evaluation.
+    pub net: Option<u64>,
+    /// Soft node limit of each move's search.
+    pub nodes: u64,
+    /// Hard node limit of each move's search.
+    pub hard_nodes: u64,
+    /// The run's seed.
+    pub seed: u64,
+    /// Generating threads.
+    pub threads: usize,
+    /// Where the openings come from.
+    pub openings: OpeningSource,
+    /// Random plies after the opening (one more half the time).
+    pub random_plies: usize,
+    /// Games the file is to hold in all; `None` runs until stopped.
+    pub games_target: Option<u64>,
+    /// Records in the file at the start.
+    pub records: u64,
+    /// Games in the file at the start.
+    pub games: u64,
+}
+
+impl RunStart {
+    /// The `start` line, without a line break.
+    pub fn line(&self) -> String {
+        let (book, checksum, positions) = match &self.openings {
+            OpeningSource::StartPosition => (None, None, None),
+            OpeningSource::Book {
+                path,
+                checksum,
+                positions,
+            } => (
+                Some(path.as_str()),
+                Some(format!("{checksum:016x}")),
+                Some(*positions as u64),
+            ),
+        };
+        let openings = match self.openings {
+            OpeningSource::StartPosition => "start position",
+            OpeningSource::Book { .. } => "book",
+        };
+        JsonObject::new()
+            .string("event", "start")
+            .number("time", self.time)
+            .string("build", &self.build)
+            .string("commit", &self.commit)
+            .optional_string("net", self.net.map(|c| format!("{c:016x}")).as_deref())
+            .number("nodes", self.nodes)
+            .number("hard_nodes", self.hard_nodes)
+            .number("seed", self.seed)
+            .number("threads", self.threads as u64)
+            .string("openings", openings)
+            .optional_string("book", book)
+            .optional_string("book_checksum", checksum.as_deref())
+            .optional_number("book_positions", positions)
+            .number("random_plies", self.random_plies as u64)
+            .optional_number("games_target", self.games_target)
+            .number("records_start", self.records)
+            .number("games_start", self.games)
+            .finish()
+    }
+}
+
+/// How a datagen run ended, for its `end` line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunEnd {
+    /// Unix time, seconds.
+    pub time: u64,
+    /// The `start` line's time.
+    pub started: u64,
+    /// Records in the file at the start.
+    pub records_start: u64,
+    /// Records in the file at the end.
+    pub records_end: u64,
+    /// Games in the file at the start.
+    pub games_start: u64,
+    /// Games in the file at the end.
+    pub games_end: u64,
+    /// Games not written because this run had written the same game before.
+    pub repeats: u64,
+    /// Games not written because they would have read as part of the game before.
+    pub continuations: u64,
+}
+
+impl RunEnd {
+    /// The `end` line, without a line break.
+    pub fn line(&self) -> String {
+        JsonObject::new()
+            .string("event", "end")
+            .number("time", self.time)
+            .number("time_start", self.started)
+            .number("records_start", self.records_start)
+            .number("records_end", self.records_end)
+            .number("games_start", self.games_start)
+            .number("games_end", self.games_end)
+            .number("repeats_skipped", self.repeats)
+            .number("continuations_skipped", self.continuations)
+            .finish()
+    }
+}
+
+/// Appends `line` and a line break to the manifest in `dir`, in one write.
+pub fn append(dir: &Path, line: &str) -> io::Result<()> {
+    let mut file = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(MANIFEST_FILE))?;
+    file.write_all(format!("{line}\n").as_bytes())
+}
+
+/// The Unix time now, in seconds.
+pub fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_name_every_setting_and_count() {
+        let start = RunStart {
+            time: 1_700_000_000,
+            build: "Rookery 0.2.0".into(),
+            commit: "unknown".into(),
+            net: Some(0xd448_e24d_0dec_3867),
+            nodes: 5000,
+            hard_nodes: 40_000,
+            seed: 8,
+            threads: 2,
+            openings: OpeningSource::Book {
+                path: "b.epd".into(),
+                checksum: 0xab,
+                positions: 3,
+            },
+            random_plies: 0,
+            games_target: None,
+            records: 10,
+            games: 1,
+        };
+        assert_eq!(
+            start.line(),
+            r#"{"event":"start","time":1700000000,"build":"Rookery 0.2.0","commit":"unknown","net":"d448e24d0dec3867","nodes":5000,"hard_nodes":40000,"seed":8,"threads":2,"openings":"book","book":"b.epd","book_checksum":"00000000000000ab","book_positions":3,"random_plies":0,"games_target":null,"records_start":10,"games_start":1}"#
+        );
+        let hce = RunStart {
+            net: None,
+            openings: OpeningSource::StartPosition,
+            games_target: Some(4),
+            ..start
+        };
+        let line = hce.line();
+        assert!(line.contains(r#""net":null"#), "{line}");
+        assert!(
+            line.contains(r#""openings":"start position","book":null"#),
+            "{line}"
+        );
+        assert!(line.contains(r#""games_target":4"#), "{line}");
+        let end = RunEnd {
+            time: 5,
+            started: 4,
+            records_start: 10,
+            records_end: 30,
+            games_start: 1,
+            games_end: 3,
+            repeats: 0,
+            continuations: 1,
+        };
+        assert_eq!(
+            end.line(),
+            r#"{"event":"end","time":5,"time_start":4,"records_start":10,"records_end":30,"games_start":1,"games_end":3,"repeats_skipped":0,"continuations_skipped":1}"#
+        );
+    }
+}
