@@ -2,8 +2,8 @@
 //! table, the settings and the search thread; it speaks no protocol. A UCI loop, a test or
 //! a tool drives it with typed calls and hears from a search through a [`Reporter`].
 
-use std::sync::Arc;
 use std::sync::atomic::Ordering::Relaxed;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -19,7 +19,10 @@ use super::eval::nnue::{Kernel, Network, default_network};
 use super::limits::Limits;
 use super::options::{self, Effect, OptionError, Settings};
 use super::params;
-use super::search::{Reporter, SearchOptions, SearchResult, Signals, search, wait_for_release};
+use super::search::memory::SearchMemory;
+use super::search::{
+    Reporter, SearchOptions, SearchResult, Signals, search_with_memory, wait_for_release,
+};
 use super::strength::StrengthLimit;
 use super::tb::Tablebases;
 use super::tt::ChessTable;
@@ -69,6 +72,8 @@ pub struct Engine {
     tablebases: Option<Arc<Tablebases>>,
     /// The network `EvalFile` names (the built-in one by default).
     network: Arc<Network>,
+    /// What the search threads learned in this game's searches so far.
+    memory: Arc<Mutex<SearchMemory>>,
 }
 
 impl Default for Engine {
@@ -100,6 +105,7 @@ impl Engine {
             strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
             tablebases: None,
             network: default_network(),
+            memory: Arc::new(Mutex::new(SearchMemory::new())),
         })
     }
 
@@ -308,9 +314,11 @@ impl Engine {
             .filter(|e| limits.search_moves.is_empty() || limits.search_moves.contains(&e.mv))
     }
 
-    /// Empties the table.
+    /// Empties the table and forgets what the searches learned (their histories and
+    /// corrections belong to the same positions and evaluation as the table).
     pub fn clear_hash(&mut self) {
         self.table.clear();
+        lock(&self.memory).clear();
     }
 
     /// Puts the position's castling notation in line with the settings.
@@ -324,7 +332,7 @@ impl Engine {
         if self.is_searching() {
             return Err(Busy);
         }
-        self.table.clear();
+        self.clear_hash();
         self.position = Position::startpos();
         self.sync_castling_mode();
         Ok(())
@@ -346,6 +354,7 @@ impl Engine {
             ..self.search_options()
         };
         let pos = self.position.clone();
+        let memory = Arc::clone(&self.memory);
         let finisher = Arc::clone(&reporter);
         self.spawn(
             signals,
@@ -361,7 +370,11 @@ impl Engine {
                         nodes: 0,
                     }
                 }
-                None => search(&pos, &limits, &options, &table, signals, &*reporter),
+                None => {
+                    let mut memory = lock(&memory);
+                    let memory = &mut *memory;
+                    search_with_memory(&pos, &limits, &options, &table, signals, &*reporter, memory)
+                }
             },
             move |result| finisher.finished(&result),
         )
@@ -476,6 +489,12 @@ impl Engine {
         self.spawn(Arc::new(Signals::default()), work, report)
             .map_err(NotStarted::Thread)
     }
+}
+
+/// The lock's value, also after a thread panicked while holding it (the memory is then only
+/// less useful, never wrong).
+fn lock(memory: &Mutex<SearchMemory>) -> std::sync::MutexGuard<'_, SearchMemory> {
+    memory.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Memory the system could give us now, in MiB, if known: Linux's `MemAvailable`, or less

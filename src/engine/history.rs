@@ -65,6 +65,11 @@ fn nudge(entry: i32, bonus: i32) -> i32 {
 }
 
 impl Heuristics {
+    /// Forgets the killers (kept by ply from the root: another root's plies differ).
+    pub fn clear_killers(&mut self) {
+        self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
     /// History score of a quiet move by `side`.
     pub fn history(&self, side: Color, mv: Move) -> i32 {
         let (from, to) = squares(mv);

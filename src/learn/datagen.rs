@@ -41,7 +41,8 @@ use crate::chess::Position;
 use crate::engine::eval::nnue::Network;
 use crate::engine::limits::Limits;
 use crate::engine::score::{MATE_BOUND, TB_BOUND};
-use crate::engine::search::{SearchOptions, Signals, Silent, search};
+use crate::engine::search::memory::SearchMemory;
+use crate::engine::search::{SearchOptions, Signals, Silent, search, search_with_memory};
 use crate::engine::tt::ChessTable;
 
 /// A score (centipawns, side to move) beyond which a game counts as won...
@@ -173,8 +174,15 @@ pub struct Game {
     pub nodes: u64,
 }
 
-/// Plays one self-play game from `seed` and returns its kept positions.
-pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game {
+/// Plays one self-play game from `seed` and returns its kept positions. The worker's
+/// `table` and `memory` start the game empty and keep what each move's search learned for
+/// the next, as an engine does through a game.
+pub fn play_game(
+    config: &DatagenConfig,
+    seed: u64,
+    table: &ChessTable,
+    memory: &mut SearchMemory,
+) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = opening(config, &mut rng, table);
     let options = SearchOptions {
@@ -185,6 +193,7 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
     };
     let limits = move_limits(config);
     table.clear();
+    memory.clear();
     let mut kept: Vec<Record> = Vec::new();
     let mut nodes = 0;
     let mut winning_streak = 0u32;
@@ -198,7 +207,15 @@ pub fn play_game(config: &DatagenConfig, seed: u64, table: &ChessTable) -> Game 
         if searched_plies >= MAX_PLIES {
             break GameResult::Draw;
         }
-        let found = search(&pos, &limits, &options, table, &Signals::default(), &Silent);
+        let found = search_with_memory(
+            &pos,
+            &limits,
+            &options,
+            table,
+            &Signals::default(),
+            &Silent,
+            memory,
+        );
         nodes += found.nodes;
         let Some(best) = found.best else {
             break rules_result(&pos).unwrap_or(GameResult::Draw);
@@ -397,6 +414,7 @@ pub fn run(
                             return;
                         }
                     };
+                    let mut memory = SearchMemory::new();
                     while !stop.load(Relaxed) {
                         if let Some(limit) = to_play
                             && claimed.fetch_add(1, Relaxed) >= limit
@@ -405,8 +423,8 @@ pub fn run(
                             break;
                         }
                         let index = next_game.fetch_add(1, Relaxed);
-                        let game =
-                            play_game(config, game_seed(config.seed, existing, index), &table);
+                        let seed = game_seed(config.seed, existing, index);
+                        let game = play_game(config, seed, &table, &mut memory);
                         let written = writer
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -480,7 +498,8 @@ mod tests {
     fn a_game_is_a_function_of_its_seed_and_keeps_quiet_positions() {
         let config = config();
         let table = ChessTable::new(1).unwrap();
-        let game = play_game(&config, 42, &table);
+        let mut memory = SearchMemory::new();
+        let game = play_game(&config, 42, &table, &mut memory);
         assert!(game.records.len() > 10, "{} positions", game.records.len());
         assert!(game.records.iter().all(|r| r.result == game.result));
         for record in &game.records {
@@ -492,9 +511,10 @@ mod tests {
             assert!(!pos.is_check());
             assert!(i32::from(record.score).abs() < MATE_BOUND.min(TB_BOUND));
         }
-        let again = play_game(&config, 42, &table);
+        let again = play_game(&config, 42, &table, &mut memory);
         assert_eq!(again.records, game.records);
-        assert_ne!(play_game(&config, 43, &table).records, game.records);
+        let other = play_game(&config, 43, &table, &mut memory);
+        assert_ne!(other.records, game.records);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! [`crate::engine::params`]. Lazy SMP: helper threads search the same tree and share only the
 //! transposition table.
 
+pub mod memory;
 mod node;
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -16,6 +17,7 @@ use rand::rngs::ChaCha8Rng;
 use shakmaty::{Move, Piece, Position as _, Square};
 use tracing::{debug, error, instrument};
 
+use self::memory::{SearchMemory, ThreadMemory};
 use super::board::Board;
 use super::correction::Correction;
 use super::eval::nnue::{Network, default_network};
@@ -359,7 +361,8 @@ struct Worker<'a> {
     soft_scale: SoftScale,
 }
 
-/// Runs a search on `pos` under `limits` and returns the best move.
+/// Runs a search on `pos` under `limits` and returns the best move, learning afresh (as
+/// the first search of a game does).
 pub fn search(
     pos: &Position,
     limits: &Limits,
@@ -367,6 +370,21 @@ pub fn search(
     table: &ChessTable,
     signals: &Signals,
     reporter: &dyn Reporter,
+) -> SearchResult {
+    let mut memory = SearchMemory::new();
+    search_with_memory(pos, limits, options, table, signals, reporter, &mut memory)
+}
+
+/// [`search`] that starts from what earlier searches learned in `memory` and leaves what
+/// this one learned there.
+pub fn search_with_memory(
+    pos: &Position,
+    limits: &Limits,
+    options: &SearchOptions,
+    table: &ChessTable,
+    signals: &Signals,
+    reporter: &dyn Reporter,
+    memory: &mut SearchMemory,
 ) -> SearchResult {
     table.new_generation();
     let reductions = Reductions::new();
@@ -455,7 +473,7 @@ pub fn search(
         Some(strength) => shown_lines.max(strength.lines).min(root_moves.len()),
         None => shown_lines,
     };
-    let make_worker = |id: usize| Worker {
+    let make_worker = |id: usize, learned: ThreadMemory| Worker {
         id,
         board: Board::new(pos.clone(), options.network.as_ref()),
         table,
@@ -467,8 +485,8 @@ pub fn search(
         tb_hits: if id == 0 { root_tb_hits } else { 0 },
         seldepth: 0,
         iteration: 0,
-        heuristics: Heuristics::default(),
-        correction: Correction::default(),
+        heuristics: learned.heuristics,
+        correction: learned.correction,
         reductions: &reductions,
         frames: [Frame::default(); MAX_PLY + 2],
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
@@ -490,17 +508,23 @@ pub fn search(
         },
     };
 
-    let mut main = make_worker(0);
+    // Each worker takes its thread's memory and gives it back when done.
+    let learned = memory.for_search(threads);
+    let mut main = make_worker(0, std::mem::take(&mut learned[0]));
     let depth = std::thread::scope(|scope| {
         let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
-                let mut helper = make_worker(id);
+                let mut helper = make_worker(id, std::mem::take(&mut learned[id]));
                 let spawned = std::thread::Builder::new()
                     .name(format!("helper {id}"))
                     .stack_size(HELPER_STACK)
-                    .spawn_scoped(scope, move || helper.iterate(1, &Silent));
+                    .spawn_scoped(scope, move || {
+                        helper.iterate(1, &Silent);
+                        helper.into_memory()
+                    });
                 // Without a helper the search is only slower, never wrong.
                 spawned
+                    .map(|handle| (id, handle))
                     .map_err(|e| debug!("helper thread {id} not started: {e}"))
                     .ok()
             })
@@ -511,9 +535,10 @@ pub fn search(
         // Joined one by one: the scope's own join returns before a helper's thread-locals
         // are freed, so a helper could still be exiting after `search` returned. A helper
         // that panicked costs only its share of the search; the main thread's move stands.
-        for helper in helpers {
-            if helper.join().is_err() {
-                error!("a helper thread panicked; its search is lost");
+        for (id, helper) in helpers {
+            match helper.join() {
+                Ok(kept) => learned[id] = kept,
+                Err(_) => error!("a helper thread panicked; its search is lost"),
             }
         }
         depth
@@ -538,13 +563,15 @@ pub fn search(
         main.report_final(&best, depth, reporter);
     }
     let ponder = best.pv.get(1).copied();
-    SearchResult {
+    let result = SearchResult {
         best: Some(best.mv),
         ponder,
         score: best.shown_score(),
         depth,
         nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
-    }
+    };
+    learned[0] = main.into_memory();
+    result
 }
 
 /// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`).
@@ -555,6 +582,14 @@ pub fn wait_for_release(limits: &Limits, signals: &Signals) {
 }
 
 impl Worker<'_> {
+    /// What this thread learned, for the next search.
+    fn into_memory(self) -> ThreadMemory {
+        ThreadMemory {
+            heuristics: self.heuristics,
+            correction: self.correction,
+        }
+    }
+
     fn total_nodes(&self) -> u64 {
         self.counters.iter().map(|c| c.nodes.load(Relaxed)).sum()
     }
