@@ -185,12 +185,7 @@ pub fn play_game(
 ) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = opening(config, &mut rng, table);
-    let options = SearchOptions {
-        threads: 1,
-        multi_pv: 1,
-        network: config.network.clone(),
-        ..SearchOptions::default()
-    };
+    let options = search_options(config);
     let limits = move_limits(config);
     table.clear();
     memory.clear();
@@ -325,15 +320,20 @@ pub fn playable(pos: &Position) -> bool {
     !pos.legal_moves().is_empty() && rules_result(pos).is_none()
 }
 
-/// Whether the search of one move (as a game searches, on a cleared table) scores `pos`
-/// within [`OPENING_SCORE_LIMIT`].
-fn balanced(pos: &Position, config: &DatagenConfig, table: &ChessTable) -> bool {
-    let options = SearchOptions {
+/// How self-play searches: one thread, one line, the configured evaluation.
+fn search_options(config: &DatagenConfig) -> SearchOptions {
+    SearchOptions {
         threads: 1,
         multi_pv: 1,
         network: config.network.clone(),
         ..SearchOptions::default()
-    };
+    }
+}
+
+/// Whether the search of one move (as a game searches, on a cleared table) scores `pos`
+/// within [`OPENING_SCORE_LIMIT`].
+fn balanced(pos: &Position, config: &DatagenConfig, table: &ChessTable) -> bool {
+    let options = search_options(config);
     let limits = move_limits(config);
     table.clear();
     let found = search(pos, &limits, &options, table, &Signals::default(), &Silent);
