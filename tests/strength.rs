@@ -1,15 +1,18 @@
 //! Limited strength (`UCI_LimitStrength`, `UCI_Elo`) through the search itself: the node
 //! budget holds, a weaker move is played only inside the level's margin and is the move of
 //! the last reported line, mates in one are never missed, and the weakening is real.
+//! `Skill Level` through the facade: 20 is the full engine, lower levels search as the
+//! `UCI_Elo` they map to, and `UCI_LimitStrength` with `UCI_Elo` overrides it.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use rookery::chess::Position;
 use rookery::engine::Limits;
-use rookery::engine::Settings;
-use rookery::engine::search::{Line, Reporter, SearchOptions, Signals, search};
-use rookery::engine::strength::{ELO_MAX, ELO_MIN, StrengthLimit};
+use rookery::engine::search::{Line, Reporter, SearchOptions, SearchResult, Signals, search};
+use rookery::engine::strength::{ELO_MAX, ELO_MIN, SKILL_MAX, StrengthLimit};
 use rookery::engine::tt::ChessTable;
+use rookery::engine::{Engine, Settings};
 
 /// Middlegame positions from the opening book's kind (balanced, move 9).
 const POSITIONS: [&str; 8] = [
@@ -153,6 +156,180 @@ fn uci_elo_is_a_listed_option_with_its_range() {
             default: ELO_MIN,
             min: ELO_MIN,
             max: ELO_MAX
+        }
+    );
+}
+
+/// What a search did: the move it played, its nodes, and every line it reported (all but
+/// its time, which varies).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Searched {
+    best: String,
+    nodes: u64,
+    lines: Vec<String>,
+}
+
+impl Searched {
+    /// Whether two limited searches searched alike: the same nodes and the same lines,
+    /// but for the last, which may be each level's own random choice of move.
+    fn alike(&self, other: &Searched) -> bool {
+        let shared = self.lines.len().min(other.lines.len()).saturating_sub(1);
+        self.nodes == other.nodes
+            && shared > 0
+            && self.lines.len().abs_diff(other.lines.len()) <= 1
+            && self.lines[..shared] == other.lines[..shared]
+    }
+}
+
+/// Keeps what a search run through the facade did.
+#[derive(Default)]
+struct Record(Mutex<Searched>);
+
+impl Reporter for Record {
+    fn line(&self, line: &Line) {
+        let text = format!(
+            "depth {} multipv {} score {} {:?} nodes {} pv {:?}",
+            line.depth, line.multipv, line.score, line.bound, line.nodes, line.pv
+        );
+        self.0.lock().unwrap().lines.push(text);
+    }
+
+    fn finished(&self, result: &SearchResult) {
+        let mut searched = self.0.lock().unwrap();
+        searched.best = result.best.unwrap().to_string();
+        searched.nodes = result.nodes;
+    }
+}
+
+/// A fresh engine with `options` set in turn searches `fen` under `limits`.
+fn search_with(options: &[(&str, &str)], fen: &str, limits: &Limits) -> Searched {
+    let mut engine = Engine::with_hash(4).unwrap();
+    for (name, value) in options {
+        engine.set_option(name, value).unwrap();
+    }
+    engine.set_position(Position::from_fen(fen, false).unwrap());
+    let record = Arc::new(Record::default());
+    engine.go(limits.clone(), record.clone()).unwrap();
+    engine.wait();
+    std::mem::take(&mut *record.0.lock().unwrap())
+}
+
+/// `go depth N`.
+fn depth(depth: u32) -> Limits {
+    Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    }
+}
+
+/// `go movetime 20000`: far more than any level's budget takes.
+fn movetime() -> Limits {
+    Limits {
+        movetime: Some(Duration::from_secs(20)),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn skill_level_20_searches_as_the_default_engine() {
+    for fen in &POSITIONS[..3] {
+        // The search with no strength limit at all, as the engine's defaults call it.
+        let record = Record::default();
+        let result = search(
+            &Position::from_fen(fen, false).unwrap(),
+            &depth(14),
+            &SearchOptions::default(),
+            &ChessTable::new(4).unwrap(),
+            &Signals::default(),
+            &record,
+        );
+        record.finished(&result);
+        let unlimited = record.0.into_inner().unwrap();
+        // Beyond the strongest level's budget: a limit would cut it short.
+        assert!(
+            unlimited.nodes > StrengthLimit::for_elo(ELO_MAX).nodes,
+            "{fen}"
+        );
+        assert_eq!(search_with(&[], fen, &depth(14)), unlimited, "{fen}");
+        // Down and back up: the top level lifts the limit again.
+        let top = SKILL_MAX.to_string();
+        let options = [("Skill Level", "0"), ("Skill Level", top.as_str())];
+        assert_eq!(search_with(&options, fen, &depth(14)), unlimited, "{fen}");
+    }
+}
+
+#[test]
+fn skill_levels_search_as_the_uci_elo_they_map_to() {
+    for (level, elo) in [("0", ELO_MIN), ("10", 1915), ("19", ELO_MAX)] {
+        let elo_text = elo.to_string();
+        let by_elo = [
+            ("UCI_LimitStrength", "true"),
+            ("UCI_Elo", elo_text.as_str()),
+        ];
+        for fen in &POSITIONS[..4] {
+            for limits in [movetime(), depth(30)] {
+                let by_skill = search_with(&[("Skill Level", level)], fen, &limits);
+                let by_elo = search_with(&by_elo, fen, &limits);
+                assert!(
+                    by_skill.alike(&by_elo),
+                    "Skill Level {level} at {fen}: {by_skill:#?} against {by_elo:#?}"
+                );
+                // The budget, to within one look at it (every 1,024 nodes at the largest
+                // budgets) and the first iteration, which always completes.
+                assert!(
+                    by_skill.nodes <= StrengthLimit::for_elo(elo).nodes + 2_048,
+                    "{} nodes at Skill Level {level}",
+                    by_skill.nodes
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn uci_limit_strength_with_uci_elo_overrides_skill_level() {
+    let fen = POSITIONS[0];
+    let elo_max = ELO_MAX.to_string();
+    let strongest = [("UCI_LimitStrength", "true"), ("UCI_Elo", elo_max.as_str())];
+    let both = [
+        ("Skill Level", "0"),
+        ("UCI_LimitStrength", "true"),
+        ("UCI_Elo", elo_max.as_str()),
+    ];
+    let by_elo = search_with(&strongest, fen, &movetime());
+    let by_both = search_with(&both, fen, &movetime());
+    let by_skill = search_with(&[("Skill Level", "0")], fen, &movetime());
+    assert!(by_both.alike(&by_elo), "{by_both:#?} against {by_elo:#?}");
+    assert!(
+        by_skill.nodes < by_both.nodes,
+        "Skill Level 0 searched {} nodes, UCI_Elo {ELO_MAX} {}",
+        by_skill.nodes,
+        by_both.nodes
+    );
+    // Turned off, UCI_LimitStrength leaves the strength to Skill Level again.
+    let off = [
+        ("Skill Level", "0"),
+        ("UCI_LimitStrength", "true"),
+        ("UCI_Elo", elo_max.as_str()),
+        ("UCI_LimitStrength", "false"),
+    ];
+    let by_skill_again = search_with(&off, fen, &movetime());
+    assert!(by_skill_again.alike(&by_skill), "{by_skill_again:#?}");
+}
+
+#[test]
+fn skill_level_is_a_listed_option_with_its_range() {
+    assert_eq!(Settings::default().skill_level, SKILL_MAX);
+    let option = rookery::engine::OPTIONS
+        .iter()
+        .find(|o| o.name == "Skill Level")
+        .unwrap();
+    assert_eq!(
+        option.kind,
+        rookery::engine::OptionKind::Spin {
+            default: SKILL_MAX,
+            min: 0,
+            max: SKILL_MAX
         }
     );
 }

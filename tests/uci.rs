@@ -34,6 +34,7 @@ fn handshake_lists_id_and_options() {
         "option name Debug Log File type string",
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 1320 min 1320 max 2450",
+        "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(
             lines.iter().any(|l| l.starts_with(option)),
@@ -727,4 +728,34 @@ fn a_game_at_limited_strength_answers_every_move_by_the_rules() {
         "the game ended after {} plies",
         moves.len()
     );
+}
+
+#[test]
+fn skill_level_limits_the_search_and_refuses_levels_out_of_range() {
+    let mut e = Engine::start();
+    e.send("setoption name Skill Level value 0");
+    for bad in ["21", "-1"] {
+        e.send(&format!("setoption name Skill Level value {bad}"));
+    }
+    e.send("isready");
+    // Level 0 is taken silently; the two out of range are refused, each with its reason.
+    assert_eq!(
+        e.until(WAIT, |l| l == "readyok"),
+        [
+            "info string option Skill Level: value must be a number from 0 to 20, got '21'",
+            "info string option Skill Level: value must be a number from 0 to 20, got '-1'",
+            "readyok",
+        ]
+    );
+    // Level 0 still holds: the weakest level's budget (1320 Elo, 2,160 nodes), to within
+    // one look at it and the first iteration.
+    e.send("position startpos");
+    let lines = e.go("movetime 2000");
+    check_answer(&Position::startpos(), &lines);
+    let nodes = lines
+        .iter()
+        .filter_map(|l| info_value(l, "nodes"))
+        .max()
+        .unwrap();
+    assert!(nodes <= 2_160 + 1_000, "{nodes} nodes at Skill Level 0");
 }

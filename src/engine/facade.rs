@@ -23,7 +23,7 @@ use super::search::memory::SearchMemory;
 use super::search::{
     Reporter, SearchOptions, SearchResult, Signals, search_with_memory, wait_for_release,
 };
-use super::strength::StrengthLimit;
+use super::strength::{StrengthLimit, skill_level_elo};
 use super::tb::Tablebases;
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -277,6 +277,25 @@ impl Engine {
         self.book_rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
+    /// The Elo searches play at, or `None` at full strength: `UCI_Elo` while
+    /// `UCI_LimitStrength` is on (it takes precedence, as in Stockfish), else the Elo of a
+    /// `Skill Level` below 20.
+    pub fn limited_elo(&self) -> Option<i64> {
+        let settings = &self.settings;
+        if settings.limit_strength {
+            Some(settings.elo)
+        } else {
+            skill_level_elo(settings.skill_level)
+        }
+    }
+
+    /// Whether searches evaluate with the network: `Use NNUE`, except at a limited strength
+    /// (`UCI_LimitStrength`, or a `Skill Level` below 20), whose Elo levels were measured
+    /// with the hand-written evaluation.
+    pub fn evaluates_with_network(&self) -> bool {
+        self.settings.use_nnue && self.limited_elo().is_none()
+    }
+
     /// What a search reads of the settings, with the engine's tablebases and net.
     fn search_options(&self) -> SearchOptions {
         let settings = &self.settings;
@@ -288,11 +307,9 @@ impl Engine {
             tb_probe_depth: settings.syzygy_probe_depth,
             tb_probe_limit: settings.syzygy_probe_limit,
             tb_fifty_move_rule: settings.syzygy_fifty_move_rule,
-            strength: settings
-                .limit_strength
-                .then(|| StrengthLimit::for_elo(settings.elo)),
+            strength: self.limited_elo().map(StrengthLimit::for_elo),
             strength_seed: 0,
-            network: settings
+            network: self
                 .evaluates_with_network()
                 .then(|| Arc::clone(&self.network)),
         }
@@ -560,18 +577,42 @@ fn set_tunable(name: &str, value: &str) -> Result<(), OptionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::strength::{ELO_MAX, ELO_MIN};
 
     #[test]
     fn the_network_evaluates_by_default_but_not_at_a_limited_strength() {
         let mut engine = Engine::with_hash(1).expect("1 MiB");
-        assert!(engine.settings().evaluates_with_network());
+        assert!(engine.evaluates_with_network());
         assert!(engine.search_options().network.is_some());
         engine.set_option("UCI_LimitStrength", "true").unwrap();
-        assert!(!engine.settings().evaluates_with_network());
+        assert!(!engine.evaluates_with_network());
         assert!(engine.search_options().network.is_none());
         engine.set_option("UCI_LimitStrength", "false").unwrap();
+        engine.set_option("Skill Level", "19").unwrap();
+        assert!(!engine.evaluates_with_network());
+        assert!(engine.search_options().network.is_none());
+        engine.set_option("Skill Level", "20").unwrap();
+        assert!(engine.search_options().network.is_some());
         engine.set_option("Use NNUE", "false").unwrap();
         assert!(engine.search_options().network.is_none());
+    }
+
+    #[test]
+    fn uci_elo_takes_precedence_over_skill_level() {
+        let mut engine = Engine::with_hash(1).expect("1 MiB");
+        let strength = |engine: &Engine| engine.search_options().strength;
+        assert_eq!(strength(&engine), None);
+        engine.set_option("Skill Level", "0").unwrap();
+        assert_eq!(strength(&engine), Some(StrengthLimit::for_elo(ELO_MIN)));
+        engine.set_option("UCI_LimitStrength", "true").unwrap();
+        engine.set_option("UCI_Elo", "2300").unwrap();
+        assert_eq!(strength(&engine), Some(StrengthLimit::for_elo(2300)));
+        engine.set_option("Skill Level", "20").unwrap();
+        assert_eq!(strength(&engine), Some(StrengthLimit::for_elo(2300)));
+        engine.set_option("UCI_LimitStrength", "false").unwrap();
+        assert_eq!(strength(&engine), None);
+        engine.set_option("Skill Level", "19").unwrap();
+        assert_eq!(strength(&engine), Some(StrengthLimit::for_elo(ELO_MAX)));
     }
 
     #[test]

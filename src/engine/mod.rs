@@ -14,7 +14,8 @@
 //! - [`tt`], [`packed`]: the chess table entry and its 16-bit move.
 //! - [`eval`]: the evaluator seam and the hand-written evaluation.
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
-//! - [`strength`]: `UCI_LimitStrength` and `UCI_Elo`, weakened play for people.
+//! - [`strength`]: `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`, weakened play for
+//!   people.
 //! - [`bench`]: the fixed node-count signature.
 //! - [`build_info`]: the compiler, target and instruction-set features of this build.
 

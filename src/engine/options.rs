@@ -7,7 +7,7 @@
 //! Adding an option is one entry in [`OPTIONS`] (and the field it writes, or the effect
 //! the engine matches on, if new).
 
-use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN};
+use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, SKILL_MAX, SKILL_MIN};
 
 /// How an option is set, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -169,6 +169,9 @@ pub struct Settings {
     pub limit_strength: bool,
     /// The Elo to play at when the strength is limited.
     pub elo: i64,
+    /// `Skill Level`: below [`SKILL_MAX`], play at the Elo it maps to (unless
+    /// [`Settings::limit_strength`] is on, when [`Settings::elo`] holds).
+    pub skill_level: i64,
     /// Evaluate with the network (else with the hand-written evaluation).
     pub use_nnue: bool,
     /// The network file; [`DEFAULT_EVAL_FILE`] or empty for the net built in.
@@ -203,6 +206,7 @@ impl Default for Settings {
             show_wdl: false,
             limit_strength: false,
             elo: 0,
+            skill_level: 0,
             use_nnue: true,
             eval_file: String::new(),
         };
@@ -216,12 +220,6 @@ impl Default for Settings {
 }
 
 impl Settings {
-    /// Whether searches evaluate with the network: `Use NNUE`, except at a limited strength,
-    /// whose Elo levels were measured with the hand-written evaluation.
-    pub fn evaluates_with_network(&self) -> bool {
-        self.use_nnue && !self.limit_strength
-    }
-
     /// Whether `EvalFile` names the net built into the binary (empty or [`DEFAULT_EVAL_FILE`]).
     pub fn uses_built_in_net(&self) -> bool {
         self.eval_file.is_empty() || self.eval_file == DEFAULT_EVAL_FILE
@@ -278,7 +276,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 21] = [
+pub static OPTIONS: [EngineOption; 22] = [
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -423,6 +421,16 @@ pub static OPTIONS: [EngineOption; 21] = [
             max: ELO_MAX,
         },
         store: |s, v| s.elo = v.spin(),
+        effect: None,
+    },
+    EngineOption {
+        name: "Skill Level",
+        kind: OptionKind::Spin {
+            default: SKILL_MAX,
+            min: SKILL_MIN,
+            max: SKILL_MAX,
+        },
+        store: |s, v| s.skill_level = v.spin(),
         effect: None,
     },
     EngineOption {

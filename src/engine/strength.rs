@@ -1,4 +1,4 @@
-//! Playing strength for people: `UCI_LimitStrength` with `UCI_Elo`.
+//! Playing strength for people: `UCI_LimitStrength` with `UCI_Elo`, or `Skill Level`.
 //!
 //! A limited search is weakened in two ways, both read off one calibration table by Elo:
 //!
@@ -10,7 +10,8 @@
 //! a pawn, the weakest at most two pawns, so no level leaves a piece hanging on purpose, and
 //! none plays into a mate its search saw or misses a mate in one. The table's Elo figures
 //! are anchored to the reference engines' public CCRL ratings by the gauntlets in
-//! `docs/strength.md`, where every figure has its command.
+//! `docs/strength.md`, where every figure has its command. A `Skill Level` below 20 plays
+//! at the Elo [`skill_level_elo`] gives it, on the same table.
 
 use rand::{Rng, RngExt};
 
@@ -22,6 +23,31 @@ pub const ELO_MIN: i64 = 1320;
 pub const ELO_MAX: i64 = 2450;
 /// Level at start.
 pub const ELO_DEFAULT: i64 = ELO_MIN;
+
+/// Weakest `Skill Level`.
+pub const SKILL_MIN: i64 = 0;
+/// Full-strength `Skill Level`, the one at start: no limit.
+pub const SKILL_MAX: i64 = 20;
+
+/// The Elo that `Skill Level` `level` plays at, or `None` at full strength ([`SKILL_MAX`]).
+/// Levels 0 to 19 spread evenly over the `UCI_Elo` range, rounded to the nearest Elo:
+/// level 0 is [`ELO_MIN`], level 19 [`ELO_MAX`]; a level out of range is clamped.
+///
+/// ```
+/// use rookery::engine::strength::{ELO_MAX, ELO_MIN, skill_level_elo};
+/// assert_eq!(skill_level_elo(0), Some(ELO_MIN));
+/// assert_eq!(skill_level_elo(10), Some(1915));
+/// assert_eq!(skill_level_elo(19), Some(ELO_MAX));
+/// assert_eq!(skill_level_elo(20), None);
+/// ```
+pub fn skill_level_elo(level: i64) -> Option<i64> {
+    if level >= SKILL_MAX {
+        return None;
+    }
+    let steps = SKILL_MAX - 1 - SKILL_MIN;
+    let step = level.max(SKILL_MIN) - SKILL_MIN;
+    Some(ELO_MIN + (2 * (ELO_MAX - ELO_MIN) * step + steps) / (2 * steps))
+}
 
 /// One calibrated level: what a search at this Elo may spend and give away.
 struct Level {
@@ -200,6 +226,23 @@ mod tests {
             StrengthLimit::for_elo(9999),
             StrengthLimit::for_elo(ELO_MAX)
         );
+    }
+
+    #[test]
+    fn skill_levels_rise_evenly_from_the_weakest_elo_to_the_strongest() {
+        let elos: Vec<i64> = (SKILL_MIN..SKILL_MAX)
+            .map(|level| skill_level_elo(level).expect("a level below the top is limited"))
+            .collect();
+        assert_eq!(elos.first(), Some(&ELO_MIN));
+        assert_eq!(elos.last(), Some(&ELO_MAX));
+        let step = (ELO_MAX - ELO_MIN) as f64 / (SKILL_MAX - 1 - SKILL_MIN) as f64;
+        for pair in elos.windows(2) {
+            let rise = pair[1] - pair[0];
+            assert!((rise as f64 - step).abs() <= 1.0, "{pair:?} rise by {rise}");
+        }
+        assert_eq!(skill_level_elo(SKILL_MAX), None);
+        assert_eq!(skill_level_elo(SKILL_MAX + 1), None);
+        assert_eq!(skill_level_elo(SKILL_MIN - 1), Some(ELO_MIN));
     }
 
     #[test]

@@ -210,7 +210,7 @@ pub fn network_eval_lines(
     } else {
         (
             hand_written,
-            "hand-written: Use NNUE is off or UCI_LimitStrength is on",
+            "hand-written: Use NNUE is off, or UCI_LimitStrength or Skill Level limits the strength",
         )
     };
     [

@@ -244,7 +244,7 @@ impl Uci {
                     self.send(&text);
                 }
                 let network = self.engine.network_eval();
-                let by_network = self.engine.settings().evaluates_with_network();
+                let by_network = self.engine.evaluates_with_network();
                 for text in format::network_eval_lines(score, network, turn, by_network) {
                     self.send(&text);
                 }

@@ -101,7 +101,7 @@ pub struct SearchOptions {
     pub tb_probe_limit: usize,
     /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
     pub tb_fifty_move_rule: bool,
-    /// Weakened play for people (`UCI_LimitStrength`), if on.
+    /// Weakened play for people (`UCI_LimitStrength` or `Skill Level`), if on.
     pub strength: Option<StrengthLimit>,
     /// Seed of the weakened play's random choice.
     pub strength_seed: u64,
