@@ -85,6 +85,15 @@ fn random_positions(white: &str, black: &str, count: usize, seed: u64) -> Vec<Po
     found
 }
 
+/// The last `info depth` line of a search's output.
+fn last_info(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info depth line")
+}
+
 #[test]
 fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
     let ours = tables();
@@ -261,11 +270,7 @@ fn syzygy_options_over_uci() {
     e.send(&format!("position fen {fen}"));
     let lines = e.go("depth 6");
     check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
+    let last = last_info(&lines);
     assert!(info_value(last, "tbhits").unwrap() >= 1, "{last}");
     // Five pieces: the 3-4 piece set does not cover it, so nothing is probed at the root;
     // its captures lead into the tables.
@@ -274,14 +279,7 @@ fn syzygy_options_over_uci() {
     e.send(&format!("position fen {fen}"));
     let lines = e.go("depth 6");
     check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
-    let tb_hits = |lines: &[String]| {
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .unwrap();
-        info_value(last, "tbhits").unwrap()
-    };
+    let tb_hits = |lines: &[String]| info_value(last_info(lines), "tbhits").unwrap();
     assert!(tb_hits(&lines) >= 1, "{lines:#?}");
     // The probing options reach the search: no probe with more depth asked for than the
     // search has, none with a piece limit of 0.
@@ -311,14 +309,9 @@ fn syzygy_fifty_move_rule_over_uci_decides_a_win_the_clock_has_run_down() {
         e.send(&format!("position fen {fen}"));
         let lines = e.go("depth 6");
         check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
-        let last = lines
-            .iter()
-            .rev()
-            .find(|l| l.starts_with("info depth"))
-            .unwrap()
-            .clone();
-        assert!(info_value(&last, "tbhits").unwrap() >= 1, "{last}");
-        info_value(&last, "cp").unwrap_or_else(|| panic!("no cp score: {last}"))
+        let last = last_info(&lines);
+        assert!(info_value(last, "tbhits").unwrap() >= 1, "{last}");
+        info_value(last, "cp").unwrap_or_else(|| panic!("no cp score: {last}"))
     };
     // The default (Syzygy50MoveRule true): the late position is a draw.
     assert!(score(&mut e, fresh) > 10_000);
