@@ -41,7 +41,8 @@ ALPHA, GAMMA = 0.602, 0.101
 # reductions how deep the rest go, the ordering values what is tried first.
 GROUPS = {
     "pruning": ("razor_", "rfp_", "nmp_", "probcut_", "futility_", "lmp_", "see_prune_", "qs_"),
-    "extensions": ("aspiration_", "iir_", "se_", "lmr_", "history_", "correction_", "see_"),
+    "extensions": ("aspiration_", "iir_", "se_", "lmr_", "history_", "capture_history_",
+                   "correction_", "see_"),
     "time": ("tm_",),
 }
 

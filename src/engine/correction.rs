@@ -1,26 +1,33 @@
 //! Correction history: how far the search's results have been from the static evaluation in
-//! positions with the same pawn structure, learned while the search runs and added to the
-//! evaluation it prunes on. A pawn structure that the evaluation misjudges in one line is
+//! positions with the same pawn structure, and with the same pieces other than pawns of
+//! either colour, learned while the search runs and added to the evaluation it prunes on.
+//! A pawn structure (or a piece placement) that the evaluation misjudges in one line is
 //! usually misjudged the same way in the next.
 
-use shakmaty::{Chess, Color, Position as _};
+use shakmaty::{Bitboard, Board, Chess, Color, Position as _};
 
-use super::params::{correction_limit, correction_weight_max};
+use super::params::{
+    correction_limit, correction_nonpawn_pct, correction_pawn_pct, correction_weight_max,
+};
 
 /// Entries per side to move (a power of two).
 const SIZE: usize = 16_384;
 /// Corrections are kept in 1/GRAIN of a centipawn.
 const GRAIN: i32 = 256;
 
-/// One search thread's corrections by side to move and pawn structure.
+/// One search thread's corrections by side to move: by pawn structure, and by each
+/// colour's pieces other than pawns.
 pub struct Correction {
-    entries: Box<[[i16; SIZE]; 2]>,
+    pawns: Box<[[i16; SIZE]; 2]>,
+    /// `[side to move][colour of the pieces]`.
+    pieces: Box<[[[i16; SIZE]; 2]; 2]>,
 }
 
 impl Default for Correction {
     fn default() -> Correction {
         Correction {
-            entries: Box::new([[0; SIZE]; 2]),
+            pawns: Box::new([[0; SIZE]; 2]),
+            pieces: Box::new([[[0; SIZE]; 2]; 2]),
         }
     }
 }
@@ -33,6 +40,23 @@ pub fn pawn_key(pos: &Chess) -> u64 {
     mix(white ^ mix(black))
 }
 
+/// A key of one colour's pieces other than pawns (king included), by kind and square.
+pub fn pieces_key(board: &Board, colour: Color) -> u64 {
+    let ours = board.by_color(colour);
+    let kinds: [Bitboard; 5] = [
+        board.knights(),
+        board.bishops(),
+        board.rooks(),
+        board.queens(),
+        board.kings(),
+    ];
+    kinds
+        .iter()
+        .fold(u64::from(colour.is_white()), |key, &kind| {
+            mix(key ^ u64::from(kind & ours))
+        })
+}
+
 /// A 64-bit finaliser (splitmix64's): every input bit moves about half the output bits.
 fn mix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -41,29 +65,59 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-impl Correction {
-    /// Where `pos`'s entry lives: side to move, then pawn structure.
-    fn slot(pos: &Chess) -> (usize, usize) {
-        let side = usize::from(pos.turn() == Color::White);
-        (side, pawn_key(pos) as usize & (SIZE - 1))
-    }
+/// Where a position's entries live.
+struct Slots {
+    side: usize,
+    pawns: usize,
+    /// By the colour of the pieces, white first.
+    pieces: [usize; 2],
+}
 
-    /// The static evaluation `eval` of `pos`, corrected.
+impl Slots {
+    fn of(pos: &Chess) -> Slots {
+        let board = pos.board();
+        Slots {
+            side: usize::from(pos.turn() == Color::White),
+            pawns: pawn_key(pos) as usize & (SIZE - 1),
+            pieces: [Color::White, Color::Black]
+                .map(|colour| pieces_key(board, colour) as usize & (SIZE - 1)),
+        }
+    }
+}
+
+/// Moves `entry` towards `target` (both in 1/GRAIN centipawns) by `weight` / 256.
+fn blend(entry: &mut i16, target: i32, weight: i32, limit: i32) {
+    let blended = (i32::from(*entry) * (256 - weight) + target * weight) / 256;
+    *entry = blended.clamp(-limit * GRAIN, limit * GRAIN) as i16;
+}
+
+impl Correction {
+    /// The static evaluation `eval` of `pos`, corrected: the pawn entry and the two
+    /// pieces entries, each by its weight.
     pub fn corrected(&self, pos: &Chess, eval: i32) -> i32 {
-        let (side, index) = Correction::slot(pos);
-        eval + i32::from(self.entries[side][index]) / GRAIN
+        let slots = Slots::of(pos);
+        let pawns = i32::from(self.pawns[slots.side][slots.pawns]);
+        let pieces: i32 = (0..2)
+            .map(|colour| i32::from(self.pieces[slots.side][colour][slots.pieces[colour]]))
+            .sum();
+        let weighted = pawns * correction_pawn_pct() + pieces * correction_nonpawn_pct();
+        eval + weighted / (100 * GRAIN)
     }
 
     /// Learns from a node searched to `depth` that scored `score` where the uncorrected
-    /// static evaluation said `eval`.
+    /// static evaluation said `eval`: every entry of the position moves towards the
+    /// difference.
     pub fn learn(&mut self, pos: &Chess, depth: i32, eval: i32, score: i32) {
         let limit = correction_limit();
         let target = ((score - eval).clamp(-limit, limit)) * GRAIN;
         let weight = (depth + 1).min(correction_weight_max());
-        let (side, index) = Correction::slot(pos);
-        let entry = &mut self.entries[side][index];
-        let blended = (i32::from(*entry) * (256 - weight) + target * weight) / 256;
-        *entry = blended.clamp(-limit * GRAIN, limit * GRAIN) as i16;
+        let slots = Slots::of(pos);
+        let pawns = &mut self.pawns[slots.side][slots.pawns];
+        blend(pawns, target, weight, limit);
+        for colour in 0..2 {
+            let entry = &mut self.pieces[slots.side][colour][slots.pieces[colour]];
+            blend(entry, target, weight, limit);
+        }
     }
 }
 
@@ -90,6 +144,20 @@ mod tests {
     }
 
     #[test]
+    fn pieces_key_sees_one_colours_pieces_only() {
+        let start = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+        let knight_out = chess("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1");
+        let pawn_up = chess("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+        let key = |pos: &Chess, colour| pieces_key(pos.board(), colour);
+        assert_eq!(key(&start, Color::White), key(&pawn_up, Color::White));
+        assert_ne!(key(&start, Color::White), key(&knight_out, Color::White));
+        assert_eq!(key(&start, Color::Black), key(&knight_out, Color::Black));
+        // A knight and a bishop swapped is another placement.
+        let swapped = chess("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RBNQKNBR w KQkq - 0 1");
+        assert_ne!(key(&start, Color::White), key(&swapped, Color::White));
+    }
+
+    #[test]
     fn learns_towards_search_results_and_stays_bounded() {
         let mut c = Correction::default();
         let pos = chess("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
@@ -97,17 +165,19 @@ mod tests {
         for _ in 0..200 {
             c.learn(&pos, 10, 30, 80);
         }
+        // Every entry learns 50; the correction is their weighted sum.
+        let weights = correction_pawn_pct() + 2 * correction_nonpawn_pct();
+        let expected = 30 + 50 * weights / 100;
         let corrected = c.corrected(&pos, 30);
-        assert!((75..=80).contains(&corrected), "{corrected}");
+        let near = expected - 5..=expected;
+        assert!(near.contains(&corrected), "{corrected}");
         for _ in 0..2000 {
             c.learn(&pos, 20, 0, 10_000);
         }
         // Integer blending stops a step short of the limit; it never passes it.
         let saturated = c.corrected(&pos, 0);
-        assert!(
-            (correction_limit() - 1..=correction_limit()).contains(&saturated),
-            "{saturated}"
-        );
+        let most = correction_limit() * weights / 100;
+        assert!((most - 2..=most).contains(&saturated), "{saturated}");
         // The other side to move has its own entry.
         let black = chess("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
         assert_eq!(c.corrected(&black, 0), 0);

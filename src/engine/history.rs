@@ -1,6 +1,7 @@
-//! What the search learns about quiet moves while it runs: killer moves per ply, counter
-//! moves to the opponent's last move, history scores by side and squares, and continuation
-//! histories by the moves one and two plies back.
+//! What the search learns about moves while it runs: killer moves per ply, counter moves
+//! to the opponent's last move, history scores of quiet moves by side and squares,
+//! continuation histories by the moves one and two plies back, and a capture history by
+//! the capturing piece, its destination and its victim.
 
 use shakmaty::{Color, Move, Piece, Square};
 
@@ -30,6 +31,9 @@ pub struct Heuristics {
     /// Quiet move success by an earlier move's (piece, destination), then this move's:
     /// `continuation[earlier * PIECE_TO + this]`. One table serves one and two plies back.
     continuation: Box<[i16]>,
+    /// Capture (and promotion) success by piece, destination and captured role (0 for
+    /// none, a promotion without capture).
+    captures: Box<[[[i16; 6]; 64]; 12]>,
 }
 
 impl Default for Heuristics {
@@ -39,6 +43,7 @@ impl Default for Heuristics {
             history: Box::new([[[0; 64]; 64]; 2]),
             counters: Box::new([[None; 64]; 12]),
             continuation: vec![0; PIECE_TO * PIECE_TO].into_boxed_slice(),
+            captures: Box::new([[[0; 6]; 64]; 12]),
         }
     }
 }
@@ -55,6 +60,13 @@ fn piece_index(piece: Piece) -> usize {
     2 * (piece.role as usize - 1) + usize::from(piece.color.is_white())
 }
 
+/// A tactical move's capture-history slot: piece, destination, victim role (0: none).
+fn capture_slot(side: Color, mv: Move) -> (usize, usize, usize) {
+    let piece = piece_index(mv.role().of(side));
+    let victim = mv.capture().map_or(0, |role| role as usize);
+    (piece, mv.to() as usize, victim.min(5))
+}
+
 fn piece_to_index((piece, to): PieceTo) -> usize {
     piece_index(piece) * 64 + to as usize
 }
@@ -68,6 +80,30 @@ impl Heuristics {
     /// Forgets the killers (kept by ply from the root: another root's plies differ).
     pub fn clear_killers(&mut self) {
         self.killers = [[None; 2]; MAX_PLY + 1];
+    }
+
+    /// Capture history of a tactical move by `side`.
+    pub fn capture_history(&self, side: Color, mv: Move) -> i32 {
+        let (piece, to, victim) = capture_slot(side, mv);
+        i32::from(self.captures[piece][to][victim])
+    }
+
+    /// Rewards the tactical move that failed high (if one did) and punishes the tactical
+    /// moves tried before the cutoff.
+    pub fn reward_captures(&mut self, side: Color, depth: i32, best: Option<Move>, tried: &[Move]) {
+        let bonus = (depth * depth).min(history_bonus_max());
+        if let Some(mv) = best {
+            self.nudge_capture(side, mv, bonus);
+        }
+        for &mv in tried.iter().filter(|&&mv| Some(mv) != best) {
+            self.nudge_capture(side, mv, -bonus);
+        }
+    }
+
+    fn nudge_capture(&mut self, side: Color, mv: Move, bonus: i32) {
+        let (piece, to, victim) = capture_slot(side, mv);
+        let entry = &mut self.captures[piece][to][victim];
+        *entry = nudge(i32::from(*entry), bonus) as i16;
     }
 
     /// History score of a quiet move by `side`.
@@ -153,6 +189,30 @@ mod tests {
             promotion: None,
         };
         (mv, (role.of(Color::White), to))
+    }
+
+    #[test]
+    fn capture_history_rewards_the_cutting_capture_and_punishes_those_tried_before() {
+        let mut h = Heuristics::default();
+        let capture = |from, to, victim| Move::Normal {
+            role: Role::Knight,
+            from,
+            capture: Some(victim),
+            to,
+            promotion: None,
+        };
+        let cut = capture(Square::F3, Square::E5, Role::Pawn);
+        let tried = capture(Square::F3, Square::D4, Role::Pawn);
+        let other_victim = capture(Square::F3, Square::E5, Role::Bishop);
+        h.reward_captures(Color::White, 6, Some(cut), &[tried, cut]);
+        assert!(h.capture_history(Color::White, cut) > 0);
+        assert!(h.capture_history(Color::White, tried) < 0);
+        // Another victim on the same square, and the other side, are other entries.
+        assert_eq!(h.capture_history(Color::White, other_victim), 0);
+        assert_eq!(h.capture_history(Color::Black, cut), 0);
+        // A quiet cutoff punishes every capture tried.
+        h.reward_captures(Color::White, 6, None, &[cut]);
+        assert!(h.capture_history(Color::White, cut) < 36);
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! Move ordering: the table move, then winning captures by victim and attacker, killers,
+//! Move ordering: the table move, then winning captures by victim, attacker and capture
+//! history, killers,
 //! the counter move, quiet moves by history and continuation history, and losing captures
 //! last.
 //!
@@ -9,6 +10,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
 
 use super::history::{Heuristics, Lineage};
+use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
 
@@ -170,10 +172,12 @@ impl MovePicker {
                         if !is_tactical(mv) || Some(mv) == self.tt_move {
                             continue;
                         }
+                        let score = mvv_lva(pos, mv)
+                            + heuristics.capture_history(self.side, mv) / capture_history_divisor();
                         if see_ge(pos, mv, 0) {
-                            self.scored.push(mv, mvv_lva(pos, mv));
+                            self.scored.push(mv, score);
                         } else {
-                            self.losing.push(mv, mvv_lva(pos, mv));
+                            self.losing.push(mv, score);
                         }
                     }
                     self.stage = Stage::GoodTactical;

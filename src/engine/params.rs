@@ -144,6 +144,8 @@ tunables! {
     se_double_margin = 20, 0..=60, 4;
     /// At most this many double extensions on one line.
     se_double_max = 6, 0..=12, 1;
+    /// Plies the table move loses when it is not singular but the node should fail high.
+    se_negative_extension = 1, 0..=3, 1;
 
     // Late move pruning: enough quiet moves tried at a shallow node.
     /// Deepest node pruned.
@@ -186,12 +188,17 @@ tunables! {
     // Quiescence search.
     /// A capture is searched only when it wins at least this in the exchange.
     qs_see_threshold = 0, -200..=100, 10;
+    /// A capture is skipped when the stand-pat score plus this and its victim's value
+    /// stays at or below alpha.
+    qs_futility_margin = 150, 50..=400, 12;
 
     // Histories (history.rs).
     /// History scores stay within this magnitude (continuation entries are 16-bit).
     history_max = 16384, 8192..=30000, 800;
     /// Bonus (and malus) of one cutoff, by depth squared up to this.
     history_bonus_max = 1200, 300..=3000, 100;
+    /// Captures are ordered by victim and attacker plus capture history over this.
+    capture_history_divisor = 16, 4..=64, 2;
 
     // Correction history (correction.rs).
     /// An entry never corrects by more than this many centipawns (127 at most: entries are
@@ -199,6 +206,10 @@ tunables! {
     correction_limit = 64, 16..=127, 6;
     /// A search result weighs min(depth + 1, this) / 256 into its entry.
     correction_weight_max = 16, 4..=64, 2;
+    /// Hundredths of the pawn-structure entry in the correction...
+    correction_pawn_pct = 60, 0..=150, 6;
+    /// ...and of each colour's pieces entry (the three sum to 1.2 when they agree).
+    correction_nonpawn_pct = 30, 0..=100, 4;
 
     // Piece values of exchange evaluation (see.rs) and capture ordering; the pawn is 100.
     /// Knight.

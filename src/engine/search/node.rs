@@ -11,9 +11,9 @@ use crate::engine::params::*;
 use crate::engine::score::{
     INFINITE, MATE, MATE_BOUND, MAX_EVAL, MAX_PLY, NO_EVAL, TB_BOUND, score_from_tt,
 };
-use crate::engine::see::see_ge;
+use crate::engine::see::{see_ge, see_value};
 use crate::engine::tb::Outcome;
-use crate::engine::tt::Bound;
+use crate::engine::tt::{Bound, ChessEntry};
 use crate::hashing::TableKey;
 
 impl Worker<'_> {
@@ -95,13 +95,20 @@ impl Worker<'_> {
                 _ => self.board.evaluate() as i16,
             }
         };
-        let eval = if in_check {
+        let static_eval = if in_check {
             -INFINITE
         } else {
             self.corrected_eval(raw_eval)
         };
-        self.frames[ply].eval = eval;
-        let improving = !in_check && ply >= 2 && eval > self.frames[ply - 2].eval;
+        self.frames[ply].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].eval;
+        // The rules below prune on the table's score instead when its bound says the true
+        // value lies beyond the static evaluation (in a bundle, see the search table).
+        let eval = if in_check {
+            static_eval
+        } else {
+            sharpened_eval(static_eval, entry, ply)
+        };
         // Children inherit the line's double extensions (a double-extended move adds one).
         self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
 
@@ -240,6 +247,10 @@ impl Worker<'_> {
                 }
             } else if singular_beta >= beta {
                 return singular_beta;
+            } else if tt_score >= beta || cut {
+                // Negative extension: another move comes near the table move's score and
+                // the node is expected to fail high; the table move goes shallower.
+                tt_extension = -se_negative_extension();
             }
         }
 
@@ -247,6 +258,7 @@ impl Worker<'_> {
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         let mut searched = 0;
         let mut quiets: ArrayVec<(Move, PieceTo), 64> = ArrayVec::new();
+        let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
         let mut has_legal_move = false;
 
         while let Some(picked) = picker.next(self.board.chess(), &self.heuristics) {
@@ -348,11 +360,18 @@ impl Worker<'_> {
                 if quiet {
                     self.heuristics
                         .reward(side, ply, depth, (mv, landed), &quiets, lineage);
+                    self.heuristics
+                        .reward_captures(side, depth, None, &tacticals);
+                } else {
+                    self.heuristics
+                        .reward_captures(side, depth, Some(mv), &tacticals);
                 }
                 break;
             }
             if quiet && quiets.len() < quiets.capacity() {
                 quiets.push((mv, landed));
+            } else if !quiet && tacticals.len() < tacticals.capacity() {
+                tacticals.push(mv);
             }
         }
 
@@ -367,8 +386,8 @@ impl Worker<'_> {
         if !in_check
             && best.mv.is_none_or(|mv| !is_tactical(mv))
             && best.score.abs() < TB_BOUND
-            && !(bound == Bound::Lower && best.score <= eval)
-            && !(bound == Bound::Upper && best.score >= eval)
+            && !(bound == Bound::Lower && best.score <= static_eval)
+            && !(bound == Bound::Upper && best.score >= static_eval)
         {
             self.correction
                 .learn(self.board.chess(), depth, i32::from(raw_eval), best.score);
@@ -408,12 +427,19 @@ impl Worker<'_> {
                 Some(e) if e.eval != NO_EVAL => e.eval,
                 _ => self.board.evaluate() as i16,
             };
-            let eval = self.corrected_eval(raw_eval);
+            let eval = sharpened_eval(self.corrected_eval(raw_eval), entry, ply);
             // Stand pat: the side to move need not capture.
             if eval >= beta {
                 return eval;
             }
             (raw_eval, BestSoFar::new(eval, alpha.max(eval), beta))
+        };
+        // Futility: a capture whose victim, with a margin, cannot lift the stand-pat score
+        // past alpha is skipped (not in check, not a promotion).
+        let futility_base = if in_check {
+            None
+        } else {
+            Some(best.score + qs_futility_margin())
         };
         // Moves only when standing pat did not settle the node.
         let moves = self.board.legal_moves();
@@ -422,6 +448,12 @@ impl Worker<'_> {
         }
         let picker = TacticalPicker::new(self.board.chess(), &moves, in_check);
         for mv in picker {
+            if let Some(base) = futility_base
+                && !mv.is_promotion()
+                && base + mv.capture().map_or(0, see_value) <= best.alpha
+            {
+                continue;
+            }
             // Skip captures that lose material in the exchange.
             if !in_check && !see_ge(self.board.chess(), mv, qs_see_threshold()) {
                 continue;
@@ -487,6 +519,25 @@ impl Worker<'_> {
         let board = self.board.chess().board();
         let us = board.by_color(self.board.turn());
         (us & !board.pawns() & !board.kings()).any()
+    }
+}
+
+/// The static evaluation, or the table's score where the entry's bound says the true score
+/// lies beyond the evaluation on that side (and the score is not a mate or tablebase one).
+fn sharpened_eval(static_eval: i32, entry: Option<ChessEntry>, ply: usize) -> i32 {
+    let Some(e) = entry else {
+        return static_eval;
+    };
+    let score = score_from_tt(e.score, ply);
+    let beyond = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => score > static_eval,
+        Bound::Upper => score < static_eval,
+    };
+    if beyond && score.abs() < TB_BOUND {
+        score
+    } else {
+        static_eval
     }
 }
 
