@@ -720,28 +720,24 @@ impl Worker<'_> {
     }
 
     /// At a limited strength, the line to play instead of `best`, if the level's random
-    /// choice among the last completed iteration's lines falls on another move.
+    /// choice among the last completed iteration's lines falls on another move. Every
+    /// candidate is measured against that iteration's best, whose scores are all of one
+    /// depth; when the choice falls on the best line, `best` (perhaps better informed by
+    /// an unfinished iteration) is played.
     fn weaker_choice(
         &self,
         best: &RootMove,
         strength: &StrengthLimit,
         seed: u64,
     ) -> Option<RootMove> {
-        // The best move first, with its latest score; then the other completed lines.
-        let others: Vec<&RootMove> = self
+        let scores: Vec<Option<i32>> = self
             .completed_lines
             .iter()
-            .filter(|rm| rm.mv != best.mv)
-            .collect();
-        let scores: Vec<Option<i32>> = std::iter::once(Some(best.shown_score()))
-            .chain(
-                others
-                    .iter()
-                    .map(|rm| (rm.bound.is_none() && rm.score > -INFINITE).then_some(rm.score)),
-            )
+            .map(|rm| (rm.bound.is_none() && rm.score > -INFINITE).then_some(rm.score))
             .collect();
         let chosen = strength.choose(&scores, &mut ChaCha8Rng::seed_from_u64(seed));
-        chosen.checked_sub(1).map(|i| others[i].clone())
+        let line = self.completed_lines.get(chosen)?;
+        (chosen > 0 && line.mv != best.mv).then(|| line.clone())
     }
 
     /// A search score as the lines report it: the tables' score at a root they cover,
