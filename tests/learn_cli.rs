@@ -377,7 +377,7 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
     let ours = evaluate_position(&trained, pos.chess());
     assert!(
         lines.iter().any(|l| l.starts_with("NNUE evaluation")
-            && l.ends_with(&format!(", {ours} cp for the side to move"))),
+            && l.ends_with(&format!(", {ours} units for the side to move"))),
         "{ours}: {lines:?}"
     );
     assert_bestmove(&mut engine, "nodes 2000");
