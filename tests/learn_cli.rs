@@ -139,7 +139,7 @@ fn datagen_then_train_then_play_with_the_net() {
     );
     assert!(
         lines.iter().any(
-            |l| l.ends_with(&format!(", {ours} cp for the side to move"))
+            |l| l.ends_with(&format!(", {ours} units for the side to move"))
                 && l.starts_with("NNUE evaluation")
         ),
         "{ours}: {lines:?}"

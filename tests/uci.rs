@@ -478,6 +478,23 @@ fn debugging_commands() {
     e.send("eval");
     let lines = e.until(WAIT, |l| l.starts_with("Final evaluation"));
     assert!(lines.iter().any(|l| l.contains("Material")));
+    // The final evaluation in normalised centipawns, then in internal units (the start
+    // position's material is 78).
+    // "Final evaluation: W cp (white side), S cp for the side to move, from U units (NNUE)"
+    let last = lines.last().unwrap();
+    let words: Vec<&str> = last.split_whitespace().collect();
+    assert_eq!(
+        (words[3], words[7], words[15]),
+        ("cp", "cp", "units"),
+        "{last}"
+    );
+    let number = |at: usize| words[at].parse::<i32>().unwrap();
+    assert_eq!(number(2), number(6), "white to move: {last}");
+    assert_eq!(
+        number(6),
+        rookery::engine::wdl::normalised(number(14), 78),
+        "{last}"
+    );
     e.send("go perft 3");
     let lines = e.until(WAIT, |l| l.starts_with("Nodes searched"));
     assert_eq!(lines.len(), 22);

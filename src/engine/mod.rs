@@ -16,6 +16,8 @@
 //! - [`book`]: Polyglot opening books; [`tb`]: Syzygy endgame tablebases.
 //! - [`strength`]: `UCI_LimitStrength`, `UCI_Elo` and `Skill Level`, weakened play for
 //!   people.
+//! - [`wdl`]: what a score means for the game: the fitted win/draw/loss model and the
+//!   normalised centipawns UCI reports.
 //! - [`bench`]: the fixed node-count signature.
 //! - [`build_info`]: the compiler, target and instruction-set features of this build.
 
@@ -39,6 +41,7 @@ pub mod strength;
 pub mod tb;
 pub mod timeman;
 pub mod tt;
+pub mod wdl;
 
 pub use facade::{Busy, Engine, NAME, NotStarted};
 pub use limits::Limits;

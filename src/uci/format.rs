@@ -7,10 +7,10 @@ use crate::chess::Position;
 use crate::engine::build_info::{ARCH, DEBUG_ASSERTIONS, OS, RUSTC_VERSION, TARGET_FEATURES};
 use crate::engine::eval::hce::{Score, Trace};
 use crate::engine::eval::nnue::Kernel;
-use crate::engine::eval::win_draw_loss;
 use crate::engine::score::{MATE, MATE_BOUND};
 use crate::engine::search::{CurrentMove, Line, SearchResult};
 use crate::engine::tt::Bound;
+use crate::engine::wdl::{normalised, win_draw_loss};
 use crate::engine::{NAME, OPTIONS, OptionKind, Settings, params};
 
 /// Sent in `id author`.
@@ -64,17 +64,20 @@ pub fn handshake() -> Vec<String> {
     lines
 }
 
-/// A score as UCI `cp N` or `mate N` (moves, negative when being mated).
-pub fn score(score: i32) -> String {
+/// A search score, in internal units at a root of `material`, as UCI `mate N` (moves,
+/// negative when being mated) or `cp N`: an evaluation in normalised centipawns (100 is a
+/// 50% chance to win), a tablebase verdict as it is.
+pub fn score(score: i32, material: i32) -> String {
     if score.abs() >= MATE_BOUND {
         let moves = (MATE - score.abs() + 1) / 2;
         format!("mate {}", if score > 0 { moves } else { -moves })
     } else {
-        format!("cp {score}")
+        format!("cp {}", normalised(score, material))
     }
 }
 
-/// One `info` line for a reported variation.
+/// One `info` line for a reported variation: its score normalised at the root's material,
+/// with `wdl W D L` from the fitted model when `show_wdl`.
 pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
     let ms = line.time.as_millis().max(1) as u64;
     let nps = line.nodes * 1000 / ms;
@@ -94,7 +97,7 @@ pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
         format!(" pv {}", pv.join(" "))
     };
     let wdl = if show_wdl {
-        let [w, d, l] = win_draw_loss(line.score);
+        let [w, d, l] = win_draw_loss(line.score, line.material);
         format!(" wdl {w} {d} {l}")
     } else {
         String::new()
@@ -104,7 +107,7 @@ pub fn info(line: &Line, mode: CastlingMode, show_wdl: bool) -> String {
         line.depth,
         line.seldepth,
         line.multipv,
-        score(line.score),
+        score(line.score, line.material),
         line.nodes,
         line.hashfull,
         line.tb_hits,
@@ -171,7 +174,8 @@ pub fn board(position: &Position, chess960: bool) -> Vec<String> {
     lines
 }
 
-/// The `eval` command: every term for both sides, the phase and the total.
+/// The `eval` command: every term for both sides, the phase and the total, in internal
+/// units.
 pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
     let mut lines = vec![
         "      Term    |    White    |    Black    |    Total   ".to_string(),
@@ -190,19 +194,21 @@ pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
     lines.push(format!("Phase: {} of 24", trace.phase));
     let white_view = if turn == Color::White { score } else { -score };
     lines.push(format!(
-        "Hand-written evaluation: {white_view} cp (white side), {score} cp for the side to move"
+        "Hand-written evaluation: {white_view} units (white side), {score} units for the side to move"
     ));
     lines
 }
 
-/// The `eval` lines after the hand-written table: the network's score, then the score the
-/// search uses (the network's when `by_network`, else the hand-written one). Scores are
-/// from the side to move's view.
+/// The `eval` lines after the hand-written table: the network's score in internal units,
+/// then the score the search uses (the network's when `by_network`, else the hand-written
+/// one) in normalised centipawns at `material`, as the `info` lines report scores, and in
+/// internal units. Scores are from the side to move's view.
 pub fn network_eval_lines(
     hand_written: i32,
     network: i32,
     turn: Color,
     by_network: bool,
+    material: i32,
 ) -> [String; 2] {
     let white = |score: i32| if turn == Color::White { score } else { -score };
     let (used, by) = if by_network {
@@ -213,14 +219,15 @@ pub fn network_eval_lines(
             "hand-written: Use NNUE is off, or UCI_LimitStrength or Skill Level limits the strength",
         )
     };
+    let cp = normalised(used, material);
     [
         format!(
-            "NNUE evaluation: {} cp (white side), {network} cp for the side to move",
+            "NNUE evaluation: {} units (white side), {network} units for the side to move",
             white(network)
         ),
         format!(
-            "Final evaluation: {} cp (white side), {used} cp for the side to move ({by})",
-            white(used)
+            "Final evaluation: {} cp (white side), {cp} cp for the side to move, from {used} units ({by})",
+            white(cp)
         ),
     ]
 }

@@ -20,6 +20,7 @@ use tracing::debug;
 use self::parse::{Command, parse_command};
 use crate::engine::bench::BenchResult;
 use crate::engine::search::{CurrentMove, Line, Reporter, SearchResult};
+use crate::engine::wdl;
 use crate::engine::{Busy, EVAL_FILE_OPTION, Engine, NotStarted, OptionError};
 
 /// Where protocol lines and progress notes go.
@@ -245,7 +246,8 @@ impl Uci {
                 }
                 let network = self.engine.network_eval();
                 let by_network = self.engine.evaluates_with_network();
-                for text in format::network_eval_lines(score, network, turn, by_network) {
+                let material = wdl::material(self.engine.position().chess().board());
+                for text in format::network_eval_lines(score, network, turn, by_network, material) {
                     self.send(&text);
                 }
             }

@@ -14,35 +14,6 @@ use std::sync::Arc;
 use shakmaty::{Chess, Move, Position};
 
 use self::nnue::{Accumulator, Network};
-use super::score::TB_BOUND;
-
-/// Expected outcome of a score, in permille: `[win, draw, loss]` for the side the score is
-/// for. A logistic curve on each side (a win grows likely past about +1.5 pawns); mate and
-/// tablebase scores are certain. Not yet fitted to Rookery's own games.
-///
-/// ```
-/// use rookery::engine::eval::win_draw_loss;
-/// assert_eq!(win_draw_loss(0)[0], win_draw_loss(0)[2]);
-/// assert!(win_draw_loss(300)[0] > 800);
-/// assert_eq!(win_draw_loss(31_000), [1000, 0, 0]);
-/// ```
-pub fn win_draw_loss(score: i32) -> [u32; 3] {
-    /// Centipawns at which a win (or a loss) is as likely as not.
-    const EVEN: f64 = 150.0;
-    /// Centipawns over which the odds grow by a factor of e.
-    const SPREAD: f64 = 50.0;
-    if score.abs() >= TB_BOUND {
-        return if score > 0 {
-            [1000, 0, 0]
-        } else {
-            [0, 0, 1000]
-        };
-    }
-    let curve = |s: f64| 1000.0 / (1.0 + (-(s - EVEN) / SPREAD).exp());
-    let win = curve(f64::from(score)).round() as u32;
-    let loss = curve(-f64::from(score)).round() as u32;
-    [win, 1000 - win - loss, loss]
-}
 
 /// The evaluation's state along the searched line: the hand-written evaluation keeps none,
 /// the network a stack of accumulators, one per ply.

@@ -31,6 +31,7 @@ use super::strength::StrengthLimit;
 use super::tb::Tablebases;
 use super::timeman::{SoftScale, TimeManager};
 use super::tt::{Bound, ChessEntry, ChessTable};
+use super::wdl;
 use crate::chess::Position;
 use crate::engine::params::*;
 use crate::hashing::TableKey;
@@ -135,8 +136,12 @@ pub struct Line {
     pub seldepth: usize,
     /// 1-based MultiPV index.
     pub multipv: usize,
-    /// Score from the side to move's view.
+    /// Score from the side to move's view, in the search's internal units
+    /// ([`wdl::normalised`] turns it into reported centipawns).
     pub score: i32,
+    /// Material of the root, both sides ([`wdl::material`]): what the win/draw/loss model
+    /// reads the score at.
+    pub material: i32,
     /// Lower or upper bound when an aspiration window failed.
     pub bound: Option<Bound>,
     /// Nodes searched by all threads.
@@ -351,6 +356,8 @@ struct Worker<'a> {
     /// The tables' score of the root when they cover it: reported instead of the search's
     /// score unless that is a mate.
     root_tb_score: Option<i32>,
+    /// Material of the root, which the reported lines carry.
+    root_material: i32,
     /// The MultiPV lines of the last completed iteration, best first, as reported.
     completed_lines: Vec<RootMove>,
     /// MultiPV lines reported (a limited strength searches more than it shows).
@@ -445,6 +452,7 @@ pub fn search_with_memory(
             seldepth: 0,
             multipv: 1,
             score,
+            material: wdl::material(pos.chess().board()),
             bound: None,
             nodes: 0,
             tb_hits: 0,
@@ -498,6 +506,7 @@ pub fn search_with_memory(
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,
         root_tb_score,
+        root_material: wdl::material(pos.chess().board()),
         completed_lines: Vec::new(),
         shown_lines,
         poll_mask,
@@ -757,6 +766,7 @@ impl Worker<'_> {
             seldepth: chosen.seldepth.max(1),
             multipv: 1,
             score: self.reported_score(chosen.shown_score()),
+            material: self.root_material,
             bound: if chosen.scored_at == self.iteration {
                 chosen.bound
             } else {
@@ -1008,6 +1018,7 @@ impl Worker<'_> {
                 seldepth: rm.seldepth.max(1),
                 multipv: i + 1,
                 score,
+                material: self.root_material,
                 bound,
                 nodes,
                 tb_hits,
