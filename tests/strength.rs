@@ -4,9 +4,12 @@
 //! `Skill Level` through the facade: 20 is the full engine, lower levels search as the
 //! `UCI_Elo` they map to, and `UCI_LimitStrength` with `UCI_Elo` overrides it.
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use common::lines::Lines;
 use rookery::chess::Position;
 use rookery::engine::Limits;
 use rookery::engine::search::{Line, Reporter, SearchOptions, SearchResult, Signals, search};
@@ -25,16 +28,6 @@ const POSITIONS: [&str; 8] = [
     "r1bq1rk1/pp2bppp/2np1n2/2p5/4P3/1NN5/PPP1BPPP/R1BQ1RK1 w - - 2 9",
     "rnbq1rk1/1p3pbp/2pp1np1/p3p3/2P5/2NP1NP1/PP1BPPBP/R2Q1RK1 w - - 0 9",
 ];
-
-/// Keeps every reported line.
-#[derive(Default)]
-struct Lines(Mutex<Vec<Line>>);
-
-impl Reporter for Lines {
-    fn line(&self, line: &Line) {
-        self.0.lock().unwrap().push(line.clone());
-    }
-}
 
 fn clock() -> Limits {
     Limits {
@@ -67,11 +60,7 @@ fn play(fen: &str, elo: i64, seed: u64) -> (shakmaty::Move, u64, Vec<Line>) {
         &Signals::default(),
         &lines,
     );
-    (
-        result.best.unwrap(),
-        result.nodes,
-        lines.0.into_inner().unwrap(),
-    )
+    (result.best.unwrap(), result.nodes, lines.into_lines())
 }
 
 #[test]

@@ -7,12 +7,11 @@
 
 mod common;
 
-use std::sync::Mutex;
-
+use common::lines::Lines;
 use common::uci_client::{Engine, WAIT, check_answer, info_value, scores};
 use rookery::chess::Position;
 use rookery::engine::Limits;
-use rookery::engine::search::{Line, Reporter, SearchOptions, Signals, search};
+use rookery::engine::search::{SearchOptions, Signals, search};
 use rookery::engine::tt::ChessTable;
 use rookery::engine::wdl::{material, normalised, win_draw_loss};
 use shakmaty::{Move, Position as _};
@@ -367,29 +366,12 @@ fn uci_show_wdl_adds_win_draw_loss_in_permille() {
         let lines = e.go("depth 4");
         check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
         for line in lines.iter().filter(|l| l.starts_with("info depth")) {
-            let wdl: Vec<i64> = line
-                .split(" wdl ")
-                .nth(1)
-                .unwrap_or_else(|| panic!("no wdl: {line}"))
-                .split_whitespace()
-                .take(3)
-                .map(|n| n.parse().unwrap())
-                .collect();
-            assert_eq!(wdl.iter().sum::<i64>(), 1000, "{line}");
+            let wdl = wdl_of(line);
+            assert_eq!(wdl.iter().sum::<u16>(), 1000, "{line}");
             if certain && line.contains("score mate") {
-                assert_eq!(wdl, vec![1000, 0, 0], "{line}");
+                assert_eq!(wdl, [1000, 0, 0], "{line}");
             }
         }
-    }
-}
-
-/// Keeps every line a library search reports.
-#[derive(Default)]
-struct Lines(Mutex<Vec<Line>>);
-
-impl Reporter for Lines {
-    fn line(&self, line: &Line) {
-        self.0.lock().unwrap().push(line.clone());
     }
 }
 
@@ -434,7 +416,7 @@ fn reported_centipawns_are_the_search_scores_normalised() {
             &Signals::default(),
             &library,
         );
-        let library = library.0.into_inner().unwrap();
+        let library = library.into_lines();
 
         let mut e = Engine::start();
         e.send("setoption name UCI_ShowWDL value true");

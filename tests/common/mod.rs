@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod cli;
+pub mod lines;
 pub mod uci_client;
 
 use std::path::PathBuf;

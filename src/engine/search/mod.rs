@@ -444,6 +444,7 @@ pub fn search_with_memory(
     debug!(fen = %pos.fen(), ?limits, threads, multi_pv = options.multi_pv, "search start");
     let counters: Vec<ThreadCounters> = (0..threads).map(|_| ThreadCounters::default()).collect();
     let time = TimeManager::new(limits, pos.turn(), options.move_overhead);
+    let root_material = wdl::material(pos.chess().board());
 
     if root_moves.is_empty() {
         let score = if pos.chess().is_check() { -MATE } else { 0 };
@@ -452,7 +453,7 @@ pub fn search_with_memory(
             seldepth: 0,
             multipv: 1,
             score,
-            material: wdl::material(pos.chess().board()),
+            material: root_material,
             bound: None,
             nodes: 0,
             tb_hits: 0,
@@ -506,7 +507,7 @@ pub fn search_with_memory(
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,
         root_tb_score,
-        root_material: wdl::material(pos.chess().board()),
+        root_material,
         completed_lines: Vec::new(),
         shown_lines,
         poll_mask,
