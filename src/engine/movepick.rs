@@ -256,22 +256,25 @@ impl MovePicker {
 
 /// Orders the captures and promotions of a quiescence node (all moves when in check), by
 /// victim and attacker.
+///
+/// Made empty and then filled in place ([`TacticalPicker::fill`]): a filled picker (3 KB)
+/// returned by value was copied at every quiescence node.
+#[derive(Default)]
 pub struct TacticalPicker {
     scored: Scored,
 }
 
 impl TacticalPicker {
-    /// A picker over the tactical moves among `moves` (all of them when `in_check`).
-    pub fn new(pos: &Chess, moves: &MoveList, in_check: bool) -> TacticalPicker {
-        let mut scored = Scored::default();
+    /// Adds the tactical moves among `moves` (all of them when `in_check`).
+    #[inline]
+    pub fn fill(&mut self, pos: &Chess, moves: &MoveList, in_check: bool) {
         for &mv in moves.iter() {
             if is_tactical(mv) {
-                scored.push(mv, mvv_lva(pos, mv));
+                self.scored.push(mv, mvv_lva(pos, mv));
             } else if in_check {
-                scored.push(mv, 0);
+                self.scored.push(mv, 0);
             }
         }
-        TacticalPicker { scored }
     }
 }
 
@@ -396,14 +399,18 @@ mod tests {
     fn quiescence_takes_the_biggest_victim_first_and_evades_every_way_in_check() {
         let pos = position("4k3/8/8/3q1r2/4P3/8/8/4K3 w - - 0 1");
         let moves = pos.legal_moves();
-        let order: Vec<Move> = TacticalPicker::new(&pos, &moves, false).collect();
+        let mut picker = TacticalPicker::default();
+        picker.fill(&pos, &moves, false);
+        let order: Vec<Move> = picker.collect();
         assert_eq!(order.len(), 2);
         assert_eq!(order[0].to(), Square::D5);
         assert_eq!(order[1].to(), Square::F5);
 
         let check = position("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
         let evasions = check.legal_moves();
-        let all: Vec<Move> = TacticalPicker::new(&check, &evasions, true).collect();
+        let mut picker = TacticalPicker::default();
+        picker.fill(&check, &evasions, true);
+        let all: Vec<Move> = picker.collect();
         assert_eq!(all.len(), evasions.len());
         assert!(is_tactical(all[0]), "taking the queen comes first");
     }

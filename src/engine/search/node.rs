@@ -166,8 +166,9 @@ impl Worker<'_> {
                 })
             {
                 let list = moves.get_or_insert_with(|| self.board.legal_moves());
-                let picker = TacticalPicker::new(self.board.chess(), list, false);
-                for mv in picker {
+                let mut picker = TacticalPicker::default();
+                picker.fill(self.board.chess(), list, false);
+                for mv in picker.by_ref() {
                     if !see_ge(self.board.chess(), mv, probcut_beta - eval) {
                         continue;
                     }
@@ -446,8 +447,9 @@ impl Worker<'_> {
         if moves.is_empty() {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
-        let picker = TacticalPicker::new(self.board.chess(), &moves, in_check);
-        for mv in picker {
+        let mut picker = TacticalPicker::default();
+        picker.fill(self.board.chess(), &moves, in_check);
+        for mv in picker.by_ref() {
             if let Some(base) = futility_base
                 && !mv.is_promotion()
                 && base + mv.capture().map_or(0, see_value) <= best.alpha
