@@ -85,6 +85,7 @@ impl Network {
     }
 
     /// Every feature weight: a row of `hidden` per input, input 0 first.
+    #[inline(always)]
     pub fn feature_weights(&self) -> &[i16] {
         &self.feature_weights
     }
