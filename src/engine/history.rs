@@ -20,6 +20,34 @@ pub type PieceTo = (Piece, Square);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Lineage(pub [Option<PieceTo>; 2]);
 
+/// The history tables of one node's side to move and lineage, scoring its quiet moves.
+pub struct QuietScorer<'a> {
+    history: &'a [[i32; 64]; 64],
+    /// The continuation rows of the moves one and two plies back.
+    continuations: [Option<&'a [i16]>; 2],
+}
+
+impl QuietScorer<'_> {
+    /// The quiet move `mv`'s score, `this` its piece and destination.
+    #[inline]
+    pub fn score(&self, mv: Move, this: PieceTo) -> i32 {
+        let (from, to) = squares(mv);
+        self.history[from][to] + self.continuation(this)
+    }
+
+    /// The continuation histories of a quiet move that puts down `this`, summed over the
+    /// plies.
+    #[inline]
+    pub fn continuation(&self, this: PieceTo) -> i32 {
+        let this = piece_to_index(this);
+        self.continuations
+            .iter()
+            .flatten()
+            .map(|row| i32::from(row[this]))
+            .sum()
+    }
+}
+
 /// Learned ordering knowledge of one search thread.
 pub struct Heuristics {
     /// Two quiet moves per ply that recently caused a cutoff.
@@ -114,19 +142,28 @@ impl Heuristics {
 
     /// Continuation history of a quiet move `this` after `lineage`, summed over the plies.
     pub fn continuation(&self, lineage: Lineage, this: PieceTo) -> i32 {
-        let this = piece_to_index(this);
-        lineage
-            .0
-            .iter()
-            .flatten()
-            .map(|&earlier| i32::from(self.continuation[piece_to_index(earlier) * PIECE_TO + this]))
-            .sum()
+        self.quiet_scorer(Color::White, lineage).continuation(this)
     }
 
     /// Everything the histories know of a quiet move: the ordering key of quiet moves and
     /// what late move reductions read.
     pub fn quiet_score(&self, side: Color, mv: Move, this: PieceTo, lineage: Lineage) -> i32 {
-        self.history(side, mv) + self.continuation(lineage, this)
+        self.quiet_scorer(side, lineage).score(mv, this)
+    }
+
+    /// [`Heuristics::quiet_score`] for the quiet moves of one node: the node's tables are
+    /// looked up once, not once a move.
+    #[inline]
+    pub fn quiet_scorer(&self, side: Color, lineage: Lineage) -> QuietScorer<'_> {
+        QuietScorer {
+            history: &self.history[usize::from(side.is_white())],
+            continuations: lineage.0.map(|earlier| {
+                earlier.map(|earlier| {
+                    let start = piece_to_index(earlier) * PIECE_TO;
+                    &self.continuation[start..start + PIECE_TO]
+                })
+            }),
+        }
     }
 
     /// The counter move to a previous move that put `piece` on `to`.

@@ -208,6 +208,7 @@ impl MovePicker {
                 }
                 Stage::ScoreQuiets => {
                     self.scored.clear();
+                    let scorer = heuristics.quiet_scorer(self.side, self.lineage);
                     for &mv in self.moves.iter().flatten() {
                         if is_tactical(mv)
                             || Some(mv) == self.tt_move
@@ -216,7 +217,7 @@ impl MovePicker {
                             continue;
                         }
                         let this = (mv.role().of(self.side), mv.to());
-                        let score = heuristics.quiet_score(self.side, mv, this, self.lineage);
+                        let score = scorer.score(mv, this);
                         self.scored.push(mv, score);
                     }
                     self.stage = Stage::Quiets;
