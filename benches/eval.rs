@@ -1,5 +1,6 @@
 //! The evaluations side by side: the hand-written evaluation of a position against the
-//! network's move update plus output, and the network's output layer per kernel.
+//! network's move update plus output, the network's output layer per kernel and activation,
+//! and a king move under king mirroring with and without crossing the d/e boundary.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -7,21 +8,26 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rookery::chess::Position;
 use rookery::engine::eval::hce;
-use rookery::engine::eval::nnue::{Accumulator, Kernel, accumulator};
-use rookery::learn::train::Model;
-use shakmaty::Position as _;
+use rookery::engine::eval::nnue::{
+    Accumulator, Activation, Architecture, Kernel, Network, accumulator,
+};
+use rookery::learn::model::Model;
+use shakmaty::{Chess, Color, Position as _};
+
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+
+fn net(arch: Architecture) -> Network {
+    Model::new(arch, 1).quantise()
+}
 
 fn bench_eval(c: &mut Criterion) {
     let mut group = c.benchmark_group("eval");
     group.measurement_time(Duration::from_secs(5));
-    let net = Model::random(1).quantise();
-    let pos = Position::from_fen(
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-        false,
-    )
-    .unwrap();
+    let net = net(Architecture::default());
+    let pos = Position::from_fen(KIWIPETE, false).unwrap();
     let chess = pos.chess().clone();
     let moves = chess.legal_moves();
+    let bucket = net.bucket(chess.board());
     let root = Accumulator::refresh(&net, chess.board());
     group.bench_function("hce_kiwipete", |b| {
         b.iter(|| hce::evaluate(black_box(&chess)))
@@ -33,21 +39,43 @@ fn bench_eval(c: &mut Criterion) {
             let mv = moves[i % moves.len()];
             i += 1;
             root.update_into(&mut child, &net, &chess, mv);
-            accumulator::evaluate(&net, black_box(&child), !chess.turn())
+            accumulator::evaluate(&net, black_box(&child), chess.board(), !chess.turn())
         })
     });
     group.bench_function("nnue_refresh_kiwipete", |b| {
         b.iter(|| Accumulator::refresh(&net, black_box(chess.board())))
     });
-    for kernel in Kernel::available() {
-        group.bench_function(format!("output_{}", kernel.name()), |b| {
-            b.iter(|| {
-                net.output_with(
-                    kernel,
-                    black_box(&root.values[0]),
-                    black_box(&root.values[1]),
-                )
-            })
+    for activation in [Activation::CReLU, Activation::SCReLU] {
+        let net = self::net(Architecture {
+            activation,
+            ..Architecture::default()
+        });
+        let root = Accumulator::refresh(&net, chess.board());
+        for kernel in Kernel::available() {
+            let name = format!("output_{}_{}", activation.name(), kernel.name());
+            group.bench_function(name, |b| {
+                b.iter(|| {
+                    net.output_with(
+                        kernel,
+                        black_box(root.perspective(Color::White)),
+                        black_box(root.perspective(Color::Black)),
+                        bucket,
+                    )
+                })
+            });
+        }
+    }
+    // King mirroring: Ke1-f1 stays on the e-h side, Ke1-d1 crosses and refreshes White's side.
+    let mirrored = self::net(Architecture {
+        king_mirror: true,
+        ..Architecture::default()
+    });
+    let root = Accumulator::refresh(&mirrored, chess.board());
+    for text in ["e1f1", "e1d1"] {
+        let mv = pos.parse_uci(text).unwrap();
+        let mut child = root.clone();
+        group.bench_function(format!("nnue_update_king_mirror_{text}"), |b| {
+            b.iter(|| root.update_into(&mut child, &mirrored, black_box(&chess as &Chess), mv))
         });
     }
     group.finish();

@@ -9,8 +9,8 @@ use common::cli::rookery;
 use common::uci_client::Engine;
 use rookery::chess::Position;
 use rookery::engine::eval::nnue::accumulator::evaluate_position;
-use rookery::engine::eval::nnue::{Network, default_network};
-use rookery::learn::record::decode_all;
+use rookery::engine::eval::nnue::{Activation, Architecture, Network, default_network};
+use rookery::learn::record::{GameResult, Record, decode_all};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -82,10 +82,12 @@ fn datagen_then_train_then_play_with_the_net() {
     );
     let trained = Network::from_bytes(&std::fs::read(&net).unwrap()).unwrap();
     assert!(
-        trained.feature_weights.iter().flatten().any(|&w| w != 0)
-            && trained.output_weights.iter().flatten().any(|&w| w != 0),
+        trained.feature_weights().iter().any(|&w| w != 0)
+            && trained.output_weights().iter().any(|&w| w != 0),
         "a trained net has weights"
     );
+    assert_eq!(trained.format(), 3);
+    assert_eq!(trained.architecture(), &Architecture::default());
     let checkpoint = dir.join("net.ckpt");
     let saved = std::fs::read(&checkpoint).unwrap();
     // Without --resume an existing checkpoint is neither used nor overwritten.
@@ -121,7 +123,7 @@ fn datagen_then_train_then_play_with_the_net() {
     assert_eq!(
         infos,
         [&format!(
-            "info string EvalFile: net '{n}' loaded, checksum {checksum:016x}"
+            "info string EvalFile: net '{n}' loaded, checksum {checksum:016x} (768->256x2->1, crelu)"
         )],
         "{lines:?}"
     );
@@ -174,7 +176,9 @@ fn eval_file_refusals_keep_the_engine_usable() {
     let built_in = default_network().checksum();
     assert_eq!(
         lines.last().unwrap(),
-        &format!("info string EvalFile: the built-in net, checksum {built_in:016x}"),
+        &format!(
+            "info string EvalFile: the built-in net, checksum {built_in:016x} (768->256x2->1, crelu)"
+        ),
         "{lines:?}"
     );
     engine.send("setoption name Use NNUE value true");
@@ -257,5 +261,125 @@ fn the_trainer_loads_each_file_and_each_game_once() {
         stderr.contains(&format!("{positions} samples ({positions} training")),
         "{stderr}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A data file of random games' positions, scored by the hand-written evaluation.
+fn random_games_data(path: &std::path::Path, games: usize) {
+    use rand::{RngExt, SeedableRng};
+    use shakmaty::{Chess, Position as _};
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(2);
+    let mut bytes = Vec::new();
+    for _ in 0..games {
+        let mut pos = Chess::default();
+        for ply in 0..80u16 {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            pos.play_unchecked(legal[rng.random_range(0..legal.len())]);
+            let score = rookery::engine::eval::hce::evaluate(&pos).clamp(-3000, 3000) as i16;
+            let record = Record {
+                board: pos.board().clone(),
+                turn: pos.turn(),
+                score,
+                result: GameResult::Draw,
+                halfmoves: 0,
+                fullmoves: ply / 2 + 1,
+            };
+            bytes.extend_from_slice(&record.encode());
+        }
+    }
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
+    let dir = scratch("architecture");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 8);
+    let d = data.to_str().unwrap();
+    let net = dir.join("net.nnue");
+    let n = net.to_str().unwrap();
+    let shape = [
+        "--hidden",
+        "32",
+        "--activation",
+        "screlu",
+        "--output-buckets",
+        "8",
+        "--king-mirror",
+    ];
+    let train = ["train", d, "--out", n, "--epochs", "1", "--batch", "64"];
+    let stderr = succeeds(&[&train[..], &shape[..]].concat());
+    assert!(
+        stderr.contains("train: net 768->32x2->1, screlu, 8 output buckets, king mirror"),
+        "{stderr}"
+    );
+    let bytes = std::fs::read(&net).unwrap();
+    let trained = Network::from_bytes(&bytes).unwrap();
+    let arch = Architecture {
+        hidden: 32,
+        activation: Activation::SCReLU,
+        buckets: 8,
+        king_mirror: true,
+    };
+    assert_eq!(trained.architecture(), &arch);
+    assert_eq!(trained.format(), 3);
+    // A resume of another architecture is refused, and the checkpoint stays.
+    let checkpoint = dir.join("net.ckpt");
+    let saved = std::fs::read(&checkpoint).unwrap();
+    let out = rookery(&[&train[..], &["--resume", "--hidden", "32"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("another architecture"), "{stderr}");
+    assert_eq!(std::fs::read(&checkpoint).unwrap(), saved);
+    // The same architecture resumes.
+    let stderr = succeeds(&[&train[..], &shape[..], &["--resume"]].concat());
+    assert!(stderr.contains("resuming after epoch 1"), "{stderr}");
+    // King mirroring makes mirrored files the same inputs: the pair is refused.
+    let other = dir.join("other.nnue");
+    let o = other.to_str().unwrap();
+    for flags in [
+        &["--king-mirror", "--mirror-files"][..],
+        &["--hidden", "100"][..],
+        &["--hidden", "2048"][..],
+        &["--activation", "relu"][..],
+        &["--output-buckets", "9"][..],
+        &["--output-buckets", "0"][..],
+    ] {
+        let out = rookery(&[&["train", d, "--out", o][..], flags].concat());
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        assert!(!other.exists(), "{flags:?}");
+    }
+
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    engine.send(&format!("setoption name EvalFile value {n}"));
+    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!(
+            "info string EvalFile: net '{n}' loaded, checksum {:016x} ({arch})",
+            trained.checksum()
+        )
+    );
+    engine.send("setoption name Use NNUE value true");
+    engine.send("position startpos moves e2e4 e7e5 e1e2");
+    engine.send("eval");
+    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2",
+        false,
+    )
+    .unwrap();
+    let ours = evaluate_position(&trained, pos.chess());
+    assert!(
+        lines.iter().any(|l| l.starts_with("NNUE evaluation")
+            && l.ends_with(&format!(", {ours} units for the side to move"))),
+        "{ours}: {lines:?}"
+    );
+    assert_bestmove(&mut engine, "nodes 2000");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -1,5 +1,8 @@
 //! The network evaluation: the incremental accumulator against a from-scratch refresh along
-//! perft trees and random games, colour symmetry, the net file format and the built-in net.
+//! perft trees and random games (king mirroring's refresh across the d/e boundary too),
+//! colour and king-mirror symmetry, output buckets by piece count, the output kernels.
+//! The net file is tested in `net_file.rs`, the trainer against the engine in
+//! `nnue_training.rs`.
 
 mod common;
 
@@ -10,16 +13,43 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
 use rookery::engine::board::Board;
-use rookery::engine::eval::nnue::network::{FILE_BYTES, HEADER_BYTES};
-use rookery::engine::eval::nnue::{Accumulator, DEFAULT_NET_BYTES, NetError, Network, accumulator};
+use rookery::engine::eval::nnue::architecture::{QA, SCALE, SCRELU_MAX_WEIGHT};
+use rookery::engine::eval::nnue::{
+    Accumulator, Activation, Architecture, Kernel, Network, accumulator,
+};
+use rookery::engine::score::MAX_EVAL;
 use rookery::engine::tt::ChessTable;
-use rookery::hashing::checksum::fnv1a;
-use rookery::learn::train::Model;
-use shakmaty::{Chess, Color, Position as _};
+use rookery::learn::model::Model;
+use shakmaty::{Bitboard, Chess, Color, Position as _};
 
 /// A net with random weights of training-like size, so every input matters.
-fn random_net(seed: u64) -> Arc<Network> {
-    Arc::new(Model::random(seed).quantise())
+fn random_net(arch: Architecture, seed: u64) -> Arc<Network> {
+    Arc::new(Model::new(arch, seed).quantise())
+}
+
+/// Each shape the engine distinguishes, at a small hidden size.
+fn architectures() -> Vec<Architecture> {
+    let mut all = Vec::new();
+    for activation in [Activation::CReLU, Activation::SCReLU] {
+        for buckets in [1, 8] {
+            for king_mirror in [false, true] {
+                all.push(Architecture {
+                    hidden: 32,
+                    activation,
+                    buckets,
+                    king_mirror,
+                });
+            }
+        }
+    }
+    all
+}
+
+fn king_mirrored() -> Architecture {
+    Architecture {
+        king_mirror: true,
+        ..Architecture::default()
+    }
 }
 
 /// Nodes where the board's accumulator was compared with a refresh.
@@ -27,14 +57,21 @@ struct Walk {
     net: Arc<Network>,
     table: ChessTable,
     nodes: u64,
+    /// Moves that refreshed a perspective because a king crossed the d/e boundary.
+    king_refreshes: u64,
 }
 
 impl Walk {
     fn new(seed: u64) -> Walk {
+        Walk::with(Architecture::default(), seed)
+    }
+
+    fn with(arch: Architecture, seed: u64) -> Walk {
         Walk {
-            net: random_net(seed),
+            net: random_net(arch, seed),
             table: ChessTable::new(1).unwrap(),
             nodes: 0,
+            king_refreshes: 0,
         }
     }
 
@@ -77,6 +114,7 @@ impl Walk {
             let pos = Position::from_fen(&case.fen, chess960).unwrap();
             let mut board = Board::new(pos, Some(&self.net.clone()));
             self.tree(&mut board, depth);
+            self.king_refreshes += board.evaluator().king_refreshes();
         }
     }
 
@@ -104,6 +142,7 @@ impl Walk {
                 board.undo_move();
             }
             self.check(&board);
+            self.king_refreshes += board.evaluator().king_refreshes();
         }
     }
 }
@@ -196,7 +235,12 @@ fn mirrored(pos: &Chess) -> Chess {
 
 #[test]
 fn evaluation_equals_that_of_the_colour_flipped_mirror() {
-    let net = random_net(5);
+    for arch in architectures() {
+        colour_flip_symmetry(&random_net(arch, 5));
+    }
+}
+
+fn colour_flip_symmetry(net: &Network) {
     let mut rng = ChaCha8Rng::seed_from_u64(9);
     let mut checked = 0;
     for _ in 0..20 {
@@ -210,9 +254,10 @@ fn evaluation_equals_that_of_the_colour_flipped_mirror() {
             let mirror = mirrored(&pos);
             assert_eq!(mirror.turn(), !pos.turn());
             assert_eq!(
-                accumulator::evaluate_position(&net, &pos),
-                accumulator::evaluate_position(&net, &mirror),
-                "{:?}",
+                accumulator::evaluate_position(net, &pos),
+                accumulator::evaluate_position(net, &mirror),
+                "{:?} {:?}",
+                net.architecture(),
                 pos.board()
             );
             checked += 1;
@@ -229,114 +274,250 @@ fn evaluation_equals_that_of_the_colour_flipped_mirror() {
     .chess()
     .board()
     .clone();
-    let acc = Accumulator::refresh(&net, &board);
+    let acc = Accumulator::refresh(net, &board);
     assert_ne!(
-        accumulator::evaluate(&net, &acc, Color::White),
-        accumulator::evaluate(&net, &acc, Color::Black)
+        accumulator::evaluate(net, &acc, &board, Color::White),
+        accumulator::evaluate(net, &acc, &board, Color::Black)
+    );
+}
+
+/// Positions whose kings cross the d/e boundary often: bare kings and endgames, castling
+/// both ways (O-O-O crosses), kings in the middle.
+const KING_WALKS: [&str; 6] = [
+    "8/8/3k4/3p4/8/3P4/3K4/8 w - - 0 1",
+    "8/8/4k3/8/8/4K3/8/8 w - - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "4k3/8/8/3Pp3/8/8/8/3K4 w - e6 0 1",
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+];
+
+#[test]
+fn king_mirroring_refreshes_equal_a_refresh_from_scratch_in_perft_trees() {
+    let mut walk = Walk::with(king_mirrored(), 21);
+    for fen in KING_WALKS {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let mut board = Board::new(pos, Some(&walk.net.clone()));
+        walk.tree(&mut board, 3);
+        walk.king_refreshes += board.evaluator().king_refreshes();
+    }
+    walk.suite_trees("published.epd", false, 3, usize::MAX);
+    // Chess960 castlings that take the king across the boundary (b1 to g1, g1 to c1).
+    walk.suite_trees("chess960.epd", true, 2, 40);
+    assert!(walk.nodes > 100_000, "{} nodes", walk.nodes);
+    assert!(
+        walk.king_refreshes > 5_000,
+        "{} king refreshes",
+        walk.king_refreshes
     );
 }
 
 #[test]
-fn net_file_round_trips() {
-    let net = random_net(6);
-    let bytes = net.to_bytes();
-    assert_eq!(bytes.len(), FILE_BYTES);
-    let back = Network::from_bytes(&bytes).unwrap();
-    assert_eq!(back.to_bytes(), bytes);
-}
-
-#[test]
-fn net_file_refusals() {
-    let bytes = random_net(7).to_bytes();
-    // Cut short, or with bytes after it.
-    assert!(matches!(
-        Network::from_bytes(&bytes[..bytes.len() - 1]),
-        Err(NetError::Length { .. })
-    ));
-    assert!(matches!(
-        Network::from_bytes(&bytes[..10]),
-        Err(NetError::Length { .. })
-    ));
-    let mut longer = bytes.clone();
-    longer.push(0);
-    assert!(matches!(
-        Network::from_bytes(&longer),
-        Err(NetError::Length { .. })
-    ));
-    // Not a net.
-    assert_eq!(
-        Network::from_bytes(b"\x7fELF rest").unwrap_err(),
-        NetError::Magic
-    );
-    // Another version (1: the nets of QB 64 and scale 400), another architecture (a hidden
-    // layer of 128).
-    for other in [1u8, 3] {
-        let mut version = bytes.clone();
-        version[4] = other;
-        assert_eq!(
-            Network::from_bytes(&version).unwrap_err(),
-            NetError::Version(u32::from(other))
+fn king_mirroring_refreshes_equal_a_refresh_from_scratch_along_random_games() {
+    for arch in architectures().into_iter().filter(|a| a.king_mirror) {
+        let mut walk = Walk::with(arch, 22);
+        for fen in KING_WALKS {
+            walk.games(&Position::from_fen(fen, false).unwrap(), 10, 5);
+        }
+        assert!(walk.nodes > 5_000, "{arch}: {} nodes", walk.nodes);
+        assert!(
+            walk.king_refreshes > 500,
+            "{arch}: {} king refreshes",
+            walk.king_refreshes
         );
     }
-    let mut hidden = bytes.clone();
-    hidden[12..16].copy_from_slice(&128u32.to_le_bytes());
-    assert!(matches!(
-        Network::from_bytes(&hidden),
-        Err(NetError::Architecture([768, 128, 255, 4096, 185]))
-    ));
-    // One flipped bit in a weight.
-    let mut damaged = bytes.clone();
-    damaged[HEADER_BYTES + 1000] ^= 4;
-    assert_eq!(
-        Network::from_bytes(&damaged).unwrap_err(),
-        NetError::Checksum
-    );
-    // A damaged file with its checksum recomputed is a valid (other) net: the checksum is
-    // what catches damage.
-    let body = damaged.len() - 8;
-    let sum = fnv1a(&damaged[..body]);
-    damaged[body..].copy_from_slice(&sum.to_le_bytes());
-    assert!(Network::from_bytes(&damaged).is_ok());
+    // Without king mirroring a king move never refreshes.
+    let mut walk = Walk::new(23);
+    walk.games(&Position::from_fen(KING_WALKS[1], false).unwrap(), 5, 5);
+    assert_eq!(walk.king_refreshes, 0);
 }
 
-/// The checksum of `nets/default.nnue`; a new default net changes it here.
-const DEFAULT_NET_CHECKSUM: u64 = 0xd448_e24d_0dec_3867;
-
-#[test]
-fn built_in_net_is_the_committed_file() {
-    let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the built-in net loads");
-    let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
-    assert_eq!(file, DEFAULT_NET_BYTES);
-    assert_eq!(
-        net.checksum(),
-        DEFAULT_NET_CHECKSUM,
-        "{:016x}",
-        net.checksum()
-    );
+/// The position mirrored a-h (castling rights dropped: the net does not see them).
+fn files_mirrored(pos: &Chess) -> Chess {
+    let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
+    let mut setup = fen.into_setup();
+    setup.board.flip_horizontal();
+    setup.castling_rights = Bitboard::EMPTY;
+    setup.ep_square = None;
+    setup
+        .position(shakmaty::CastlingMode::Standard)
+        .expect("a mirrored legal position is legal")
 }
 
 #[test]
-fn output_kernels_agree() {
-    use rookery::engine::eval::nnue::{HIDDEN, Kernel};
-    let net = random_net(8);
-    let mut rng = ChaCha8Rng::seed_from_u64(1);
-    for _ in 0..1000 {
-        let mut us = [0i16; HIDDEN];
-        let mut them = [0i16; HIDDEN];
-        for v in us.iter_mut().chain(them.iter_mut()) {
-            // Values on both sides of the clip range, and at its edges.
-            *v = rng.random_range(-400..700);
-        }
-        us[0] = 0;
-        us[1] = 255;
-        them[2] = 256;
-        for kernel in Kernel::available() {
+fn a_king_mirrored_net_evaluates_a_position_and_its_files_mirror_alike() {
+    let mirrored_net = random_net(king_mirrored(), 24);
+    let plain_net = random_net(Architecture::default(), 24);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let table = ChessTable::new(1).unwrap();
+    let (mut checked, mut plain_differs) = (0, 0);
+    for _ in 0..20 {
+        let mut board = Board::new(Position::startpos(), Some(&mirrored_net));
+        for _ in 0..80 {
+            let moves = board.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            board.do_move(moves[rng.random_range(0..moves.len())], &table);
+            let mirror = files_mirrored(board.chess());
             assert_eq!(
-                net.output_with(Kernel::PORTABLE, &us, &them),
-                net.output_with(kernel, &us, &them),
+                board.evaluate(),
+                accumulator::evaluate_position(&mirrored_net, &mirror),
                 "{}",
-                kernel.name()
+                board.position().fen()
             );
+            plain_differs += usize::from(
+                accumulator::evaluate_position(&plain_net, board.chess())
+                    != accumulator::evaluate_position(&plain_net, &mirror),
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 1000);
+    // Without king mirroring the mirror is another position to the net.
+    assert!(plain_differs > checked / 2, "{plain_differs} of {checked}");
+}
+
+/// A net whose output is its bucket's bias only: bucket `b` evaluates to `(b + 1) x 10` cp.
+fn bucket_net(activation: Activation) -> Arc<Network> {
+    let mut net = Network::zeroed(Architecture {
+        hidden: 16,
+        activation,
+        buckets: 8,
+        king_mirror: false,
+    });
+    for (b, bias) in net.output_bias_mut().iter_mut().enumerate() {
+        // Output = bias x SCALE / (QA x QB): a bias of (b + 1) x 10 x QA x QB / SCALE.
+        let units = i64::from(QA * activation.qb()) * 10 * (b as i64 + 1);
+        *bias = (units / i64::from(SCALE) + 1) as i32;
+    }
+    Arc::new(net)
+}
+
+#[test]
+fn output_buckets_are_chosen_by_the_number_of_pieces() {
+    // The start position with its pieces taken off one by one (kings stay), which never
+    // gives check, down to the bare kings.
+    let start = Chess::default();
+    let mut board = start.board().clone();
+    let order: Vec<_> = board
+        .clone()
+        .into_iter()
+        .filter(|(_, piece)| piece.role != shakmaty::Role::King)
+        .map(|(square, _)| square)
+        .collect();
+    let mut counts = Vec::new();
+    for step in 0..=order.len() {
+        if step > 0 {
+            board.discard_piece_at(order[step - 1]);
+        }
+        let pieces = board.occupied().count();
+        let fen = format!("{board} w - - 0 1");
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let net = bucket_net(activation);
+            let evaluated = Board::new(Position::from_fen(&fen, false).unwrap(), Some(&net));
+            let bucket = (pieces - 2) / 4;
+            assert_eq!(
+                evaluated.evaluate(),
+                (bucket as i32 + 1) * 10,
+                "{fen}: {pieces} pieces"
+            );
+        }
+        counts.push(pieces);
+    }
+    assert_eq!(counts.first(), Some(&32));
+    assert_eq!(counts.last(), Some(&2));
+    // Along a game the evaluator follows the count: a capture can change the bucket.
+    let net = bucket_net(Activation::CReLU);
+    let mut board = Board::new(
+        Position::from_fen("4k3/7p/8/3p4/4P3/8/7P/4K3 w - - 0 1", false).unwrap(),
+        Some(&net),
+    );
+    assert_eq!(board.evaluate(), 20); // 6 pieces: bucket 1
+    let table = ChessTable::new(1).unwrap();
+    let capture = board.position().parse_uci("e4d5").unwrap();
+    board.do_move(capture, &table);
+    assert_eq!(board.evaluate(), 10); // 5 pieces: bucket 0
+    board.undo_move();
+    assert_eq!(board.evaluate(), 20);
+}
+
+/// The output layer in plain `i64` arithmetic, as the module docs define it.
+fn reference_output(net: &Network, us: &[i16], them: &[i16], pieces: usize) -> i32 {
+    let arch = net.architecture();
+    let h = arch.hidden;
+    let bucket = arch.bucket(pieces);
+    let weights = &net.output_weights()[2 * h * bucket..2 * h * (bucket + 1)];
+    let (qa, qb) = (i64::from(QA), i64::from(arch.activation.qb()));
+    let mut sum = 0i64;
+    for (x, w) in us.iter().chain(them).zip(weights) {
+        let v = i64::from(*x).clamp(0, qa);
+        sum += match arch.activation {
+            Activation::CReLU => v * i64::from(*w),
+            Activation::SCReLU => v * v * i64::from(*w),
+        };
+    }
+    let bias = i64::from(net.output_bias()[bucket]);
+    let score = match arch.activation {
+        Activation::CReLU => (sum + bias) * i64::from(SCALE) / (qa * qb),
+        Activation::SCReLU => (sum + bias * qa) * i64::from(SCALE) / (qa * qa * qb),
+    };
+    score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
+}
+
+#[test]
+fn output_kernels_agree_with_each_other_and_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    for activation in [Activation::CReLU, Activation::SCReLU] {
+        for hidden in [16, 256, 1024] {
+            let arch = Architecture {
+                hidden,
+                activation,
+                buckets: 8,
+                king_mirror: false,
+            };
+            let bound = match activation {
+                Activation::CReLU => i16::MAX,
+                Activation::SCReLU => SCRELU_MAX_WEIGHT,
+            };
+            let mut net = Network::zeroed(arch);
+            for round in 0..200 {
+                for w in net.output_weights_mut() {
+                    // Every weight at the bound in some rounds: the sums' extremes.
+                    *w = match round % 4 {
+                        0 => bound,
+                        1 => -bound,
+                        _ => rng.random_range(-bound..=bound),
+                    };
+                }
+                for b in net.output_bias_mut() {
+                    *b = rng.random_range(-100_000..100_000);
+                }
+                let mut us = vec![0i16; hidden];
+                let mut them = vec![0i16; hidden];
+                for v in us.iter_mut().chain(them.iter_mut()) {
+                    // Values on both sides of the clip range, and at its edges; all at the
+                    // top in some rounds.
+                    *v = if round % 4 < 2 {
+                        rng.random_range(255..400)
+                    } else {
+                        rng.random_range(-400..700)
+                    };
+                }
+                us[0] = 0;
+                us[1] = 255;
+                them[2] = 256;
+                let pieces = rng.random_range(2..=32);
+                let expected = reference_output(&net, &us, &them, pieces);
+                for kernel in Kernel::available() {
+                    assert_eq!(
+                        net.output_with(kernel, &us, &them, arch.bucket(pieces)),
+                        expected,
+                        "{arch}, {}",
+                        kernel.name()
+                    );
+                }
+            }
         }
     }
 }

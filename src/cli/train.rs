@@ -3,6 +3,9 @@
 //!
 //! `--val` is the share of the samples kept out for validation (whole games), `--resume`
 //! goes on from `NET.ckpt`, `--mirror-files` adds each training position mirrored a-h.
+//! The net's shape: `--hidden N` values per side (default 256), `--activation crelu|screlu`,
+//! `--output-buckets N` (1 to 8, by the number of pieces), `--king-mirror` (each side seen
+//! mirrored a-h while its king is on files e-h).
 //! Progress, with samples per second and the time left, goes to stderr; the net's path and
 //! checksum to stdout.
 
@@ -10,21 +13,33 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
+use rookery::engine::eval::nnue::{Activation, Architecture, DEFAULT_HIDDEN};
 use rookery::learn::train::TrainConfig;
 use rookery::learn::trainer::Trainer;
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
-[--lr R] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume]";
+[--lr R] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume] \
+[--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
 
 /// Runs `rookery train` with the words after `train`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let args = Args::parse(
         words,
         &[
-            "out", "epochs", "batch", "lr", "wdl", "val", "threads", "seed",
+            "out",
+            "epochs",
+            "batch",
+            "lr",
+            "wdl",
+            "val",
+            "threads",
+            "seed",
+            "hidden",
+            "activation",
+            "output-buckets",
         ],
-        &["resume", "mirror-files"],
+        &["resume", "mirror-files", "king-mirror"],
     )?;
     if args.positional.is_empty() {
         return Err(UsageError(format!("no data given\n{USAGE}")));
@@ -32,6 +47,15 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let Some(out) = args.value::<PathBuf>("out")? else {
         return Err(UsageError(format!("--out NET is required\n{USAGE}")));
     };
+    let arch = Architecture {
+        hidden: args.value("hidden")?.unwrap_or(DEFAULT_HIDDEN),
+        activation: args
+            .value::<Activation>("activation")?
+            .unwrap_or(Activation::CReLU),
+        buckets: args.value("output-buckets")?.unwrap_or(1usize),
+        king_mirror: args.switch("king-mirror"),
+    };
+    arch.check().map_err(UsageError)?;
     let config = TrainConfig {
         epochs: args.value("epochs")?.unwrap_or(20usize).max(1),
         batch: args.value("batch")?.unwrap_or(16384usize).max(1),
@@ -39,6 +63,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         wdl: args.value::<f32>("wdl")?.unwrap_or(0.3),
         threads: args.value("threads")?.unwrap_or(1usize).clamp(1, 256),
         seed: args.value("seed")?.unwrap_or(1),
+        arch,
     };
     let trainer = Trainer {
         config,

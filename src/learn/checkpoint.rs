@@ -1,22 +1,26 @@
 //! Trainer checkpoints: the `f32` model and Adam's state after a whole epoch, so a stopped
 //! training run goes on from its last epoch.
 //!
-//! Layout (little-endian): magic `RKCK`, version `u32` (3), epochs done `u32`, Adam steps
+//! Layout (little-endian): magic `RKCK`, version `u32` (4), epochs done `u32`, Adam steps
 //! `u64`, parameter count `u32`, the run's fingerprint `u64` (its settings and data, so a
 //! resume on other data or settings is refused), the best validation loss so far `f32`
-//! (infinite before any), then the parameters, the first moments and the second moments as
-//! `f32`, then an FNV-1a 64 checksum of every byte before it.
+//! (infinite before any), the architecture as four `u32` (hidden size, activation code,
+//! output buckets, king mirror 0 or 1, as in a format 3 net's header), then the parameters,
+//! the first moments and the second moments as `f32`, then an FNV-1a 64 checksum of every
+//! byte before it.
 
 use std::io;
 use std::path::Path;
 
-use super::train::{Adam, Model, PARAMS};
+use super::model::{Layout, Model};
+use super::train::Adam;
+use crate::engine::eval::nnue::{Activation, Architecture};
 use crate::hashing::checksum::fnv1a;
 
 const MAGIC: [u8; 4] = *b"RKCK";
-const VERSION: u32 = 3;
+const VERSION: u32 = 4;
 /// Bytes before the parameters.
-const HEAD: usize = 36;
+const HEAD: usize = 52;
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,7 +31,7 @@ pub struct Checkpoint {
     pub fingerprint: u64,
     /// The lowest validation loss of the epochs done: the loss of the net file's epoch.
     pub best_val_loss: f32,
-    /// The model.
+    /// The model, with its architecture.
     pub model: Model,
     /// The optimiser.
     pub adam: Adam,
@@ -36,14 +40,24 @@ pub struct Checkpoint {
 impl Checkpoint {
     /// The checkpoint's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(HEAD + 12 * PARAMS + 8);
+        let params = self.model.params.len();
+        let arch = &self.model.arch;
+        let mut bytes = Vec::with_capacity(HEAD + 12 * params + 8);
         bytes.extend_from_slice(&MAGIC);
         bytes.extend_from_slice(&VERSION.to_le_bytes());
         bytes.extend_from_slice(&(self.epochs_done as u32).to_le_bytes());
         bytes.extend_from_slice(&self.adam.steps.to_le_bytes());
-        bytes.extend_from_slice(&(PARAMS as u32).to_le_bytes());
+        bytes.extend_from_slice(&(params as u32).to_le_bytes());
         bytes.extend_from_slice(&self.fingerprint.to_le_bytes());
         bytes.extend_from_slice(&self.best_val_loss.to_le_bytes());
+        for field in [
+            arch.hidden as u32,
+            arch.activation.code(),
+            arch.buckets as u32,
+            u32::from(arch.king_mirror),
+        ] {
+            bytes.extend_from_slice(&field.to_le_bytes());
+        }
         for block in [&self.model.params, &self.adam.m, &self.adam.v] {
             for x in block.iter() {
                 bytes.extend_from_slice(&x.to_le_bytes());
@@ -54,12 +68,36 @@ impl Checkpoint {
         bytes
     }
 
-    /// Reads a checkpoint of this trainer's architecture, refusing anything else.
+    /// Reads a checkpoint, refusing anything that is not a whole checkpoint of this trainer
+    /// (of any architecture: the caller compares it with its own).
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
-        let expected = HEAD + 12 * PARAMS + 8;
+        let not_ours = || "not a checkpoint of this trainer".to_string();
+        if bytes.len() < HEAD {
+            return Err(format!(
+                "{} bytes, shorter than a checkpoint's head",
+                bytes.len()
+            ));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        if bytes[0..4] != MAGIC || u32_at(4) != VERSION {
+            return Err(not_ours());
+        }
+        let arch = Architecture {
+            hidden: u32_at(36) as usize,
+            activation: Activation::from_code(u32_at(40)).ok_or_else(not_ours)?,
+            buckets: u32_at(44) as usize,
+            king_mirror: match u32_at(48) {
+                0 => false,
+                1 => true,
+                _ => return Err(not_ours()),
+            },
+        };
+        arch.check()?;
+        let params = Layout::of(&arch).params;
+        let expected = HEAD + 12 * params + 8;
         if bytes.len() != expected {
             return Err(format!(
-                "{} bytes, a checkpoint has {expected}",
+                "{} bytes, a checkpoint of {arch} has {expected}",
                 bytes.len()
             ));
         }
@@ -67,9 +105,8 @@ impl Checkpoint {
         if fnv1a(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
             return Err("checksum mismatch".into());
         }
-        let u32_at = |i: usize| u32::from_le_bytes(body[i..i + 4].try_into().expect("4 bytes"));
-        if body[0..4] != MAGIC || u32_at(4) != VERSION || u32_at(20) as usize != PARAMS {
-            return Err("not a checkpoint of this trainer".into());
+        if u32_at(20) as usize != params {
+            return Err(not_ours());
         }
         let floats: Vec<f32> = body[HEAD..]
             .chunks_exact(4)
@@ -80,11 +117,12 @@ impl Checkpoint {
             fingerprint: u64::from_le_bytes(body[24..32].try_into().expect("8 bytes")),
             best_val_loss: f32::from_le_bytes(body[32..36].try_into().expect("4 bytes")),
             model: Model {
-                params: floats[..PARAMS].to_vec(),
+                arch,
+                params: floats[..params].to_vec(),
             },
             adam: Adam {
-                m: floats[PARAMS..2 * PARAMS].to_vec(),
-                v: floats[2 * PARAMS..].to_vec(),
+                m: floats[params..2 * params].to_vec(),
+                v: floats[2 * params..].to_vec(),
                 steps: u64::from_le_bytes(body[12..20].try_into().expect("8 bytes")),
             },
         })
@@ -105,26 +143,47 @@ mod tests {
 
     #[test]
     fn round_trip_and_refusals() {
-        let mut adam = Adam::new(PARAMS);
-        adam.steps = 17;
-        adam.m[3] = 0.5;
-        adam.v[PARAMS - 1] = 2.0;
-        let checkpoint = Checkpoint {
-            epochs_done: 4,
-            fingerprint: 0xfeed,
-            best_val_loss: 0.25,
-            model: Model::random(1),
-            adam,
-        };
-        let bytes = checkpoint.to_bytes();
-        assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), checkpoint);
-        assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).is_err());
-        let mut damaged = bytes.clone();
-        damaged[100] ^= 1;
-        assert!(
-            Checkpoint::from_bytes(&damaged)
-                .unwrap_err()
-                .contains("checksum")
-        );
+        for arch in [
+            Architecture::default(),
+            Architecture {
+                hidden: 32,
+                activation: Activation::SCReLU,
+                buckets: 8,
+                king_mirror: true,
+            },
+        ] {
+            let model = Model::new(arch, 1);
+            let params = model.params.len();
+            let mut adam = Adam::new(params);
+            adam.steps = 17;
+            adam.m[3] = 0.5;
+            adam.v[params - 1] = 2.0;
+            let checkpoint = Checkpoint {
+                epochs_done: 4,
+                fingerprint: 0xfeed,
+                best_val_loss: 0.25,
+                model,
+                adam,
+            };
+            let bytes = checkpoint.to_bytes();
+            assert_eq!(Checkpoint::from_bytes(&bytes).unwrap(), checkpoint);
+            assert!(Checkpoint::from_bytes(&bytes[..bytes.len() - 1]).is_err());
+            assert!(Checkpoint::from_bytes(&bytes[..20]).is_err());
+            let mut damaged = bytes.clone();
+            damaged[100] ^= 1;
+            assert!(
+                Checkpoint::from_bytes(&damaged)
+                    .unwrap_err()
+                    .contains("checksum")
+            );
+            // Another version (3: before the architecture was kept).
+            let mut old = bytes.clone();
+            old[4] = 3;
+            assert!(
+                Checkpoint::from_bytes(&old)
+                    .unwrap_err()
+                    .contains("not a checkpoint")
+            );
+        }
     }
 }

@@ -109,7 +109,7 @@ pub fn sigmoid(x: f32) -> f32 {
 /// The sigmoid scale (centipawns per unit) at which the samples' search scores best
 /// predict their games' results, by least squares over every `step`-th sample, searched in
 /// steps of 5 cp from 50 to 1000; with the mean squared error there. What
-/// [`crate::engine::eval::nnue::network::SCALE`] was chosen from.
+/// [`crate::engine::eval::nnue::architecture::SCALE`] was chosen from.
 pub fn fit_scale(samples: &[Sample], step: usize) -> (f32, f32) {
     let chosen: Vec<&Sample> = samples.iter().step_by(step.max(1)).collect();
     let error = |scale: f32| {

@@ -7,7 +7,9 @@
 //! - [`json`]: the one-line JSON objects the manifest is made of.
 //! - [`games`]: where games begin in a data file, and a hash per game.
 //! - [`dataset`]: records turned into the trainer's samples.
-//! - [`train`]: the perspective net in `f32`, its gradient, Adam, and quantisation.
+//! - [`model`]: the perspective net in `f32`, its forward pass, its gradient, and its
+//!   quantisation.
+//! - [`train`]: the loss, Adam, batches and epochs.
 //! - [`trainer`]: a training run from data files to a net file.
 //! - [`checkpoint`]: the trainer's state between epochs.
 //! - [`record`]: the 32-byte training record that self-play writes and the trainer reads.
@@ -18,6 +20,7 @@ pub mod dataset;
 pub mod games;
 pub mod json;
 pub mod manifest;
+pub mod model;
 pub mod record;
 pub mod train;
 pub mod trainer;

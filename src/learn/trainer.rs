@@ -17,8 +17,9 @@ use rand::seq::SliceRandom;
 
 use super::checkpoint::Checkpoint;
 use super::dataset::{self, Sample};
-use super::train::{self, Adam, Model, PARAMS, TrainConfig};
-use crate::engine::eval::nnue::network::SCALE;
+use super::model::Model;
+use super::train::{self, Adam, TrainConfig};
+use crate::engine::eval::nnue::architecture::SCALE;
 
 /// Why a training run stopped before its end.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +70,8 @@ pub struct Trainer {
     /// Share of the samples kept out for validation, in seeded runs of consecutive
     /// positions (so whole games).
     pub validation_share: f64,
-    /// Each training position joins the training set mirrored a-h as well.
+    /// Each training position joins the training set mirrored a-h as well (refused with
+    /// king mirroring, under which the mirror is the same inputs).
     pub mirror_files: bool,
     /// Go on from the checkpoint beside the net file, if there is one.
     pub resume: bool,
@@ -93,6 +95,7 @@ impl Trainer {
             loaded.games - loaded.distinct_games,
             loaded.repeated_positions
         ));
+        log(&format!("train: net {}", config.arch));
         let samples = loaded.samples;
         if samples.is_empty() {
             return Err(TrainError("data: no records".into()));
@@ -136,7 +139,8 @@ impl Trainer {
     }
 
     /// Refuses settings that cannot train (a learning rate, target mix or validation share
-    /// that is not a number in its range) and outputs that would overwrite what the run was
+    /// that is not a number in its range, an architecture the engine does not run, files
+    /// mirrored for a king-mirrored net) and outputs that would overwrite what the run was
     /// not told to: a data file, or a checkpoint without `resume`. A net in a directory that
     /// does not exist is refused before any work.
     fn check_settings(&self, data: &[PathBuf], checkpoint_path: &Path) -> Result<(), TrainError> {
@@ -152,6 +156,14 @@ impl Trainer {
                 "the result's weight must be from 0 to 1, got {}",
                 config.wdl
             )));
+        }
+        config.arch.check().map_err(TrainError)?;
+        if self.mirror_files && config.arch.king_mirror {
+            return Err(TrainError(
+                "--mirror-files with --king-mirror: a king-mirrored net sees a position and its \
+                 a-h mirror as the same inputs, so the mirror adds nothing; drop one of them"
+                    .into(),
+            ));
         }
         if !(0.0..=MAX_VALIDATION_SHARE).contains(&self.validation_share) {
             return Err(TrainError(format!(
@@ -212,9 +224,10 @@ impl Trainer {
         log: &mut dyn FnMut(&str),
     ) -> Result<Start, TrainError> {
         if !(self.resume && checkpoint_path.exists()) {
+            let model = Model::new(self.config.arch, self.config.seed);
             return Ok(Start {
-                model: Model::random(self.config.seed),
-                adam: Adam::new(PARAMS),
+                adam: Adam::new(model.layout().params),
+                model,
                 first_epoch: 0,
                 best_val_loss: f32::INFINITY,
             });
@@ -222,6 +235,13 @@ impl Trainer {
         let unreadable = |e: String| TrainError(format!("{}: {e}", checkpoint_path.display()));
         let bytes = std::fs::read(checkpoint_path).map_err(|e| unreadable(e.to_string()))?;
         let checkpoint = Checkpoint::from_bytes(&bytes).map_err(unreadable)?;
+        if checkpoint.model.arch != self.config.arch {
+            return Err(unreadable(format!(
+                "a checkpoint of another architecture ({}), this run trains {}; run without \
+                 --resume to start afresh",
+                checkpoint.model.arch, self.config.arch
+            )));
+        }
         if checkpoint.fingerprint != fingerprint {
             return Err(unreadable(
                 "made on other data or settings; run without --resume to start afresh".into(),
@@ -334,6 +354,7 @@ impl Trainer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::eval::nnue::{Activation, Architecture};
 
     #[test]
     fn a_resume_starts_from_the_checkpoints_epoch_and_best_validation_loss() {
@@ -347,6 +368,7 @@ mod tests {
                 wdl: 0.0,
                 threads: 1,
                 seed: 1,
+                arch: Architecture::default(),
             },
             validation_share: 0.0,
             mirror_files: false,
@@ -359,7 +381,7 @@ mod tests {
             fingerprint: 7,
             best_val_loss: 0.25,
             model: Model::random(3),
-            adam: Adam::new(PARAMS),
+            adam: Adam::new(Model::random(3).layout().params),
         }
         .save(&checkpoint_path)
         .unwrap();
@@ -379,6 +401,38 @@ mod tests {
         let from = afresh.starting_state(&checkpoint_path, 7, &mut |_| {});
         assert!(from.is_ok_and(|f| f.first_epoch == 0 && f.best_val_loss.is_infinite()));
         assert!(afresh.check_settings(&[], &checkpoint_path).is_err());
+        // A run of another architecture refuses the checkpoint, whatever its fingerprint.
+        let other = Trainer {
+            config: TrainConfig {
+                arch: Architecture {
+                    activation: Activation::SCReLU,
+                    ..Architecture::default()
+                },
+                ..trainer.config.clone()
+            },
+            ..trainer.clone()
+        };
+        let refused = other.starting_state(&checkpoint_path, 7, &mut |_| {});
+        assert!(
+            refused.is_err_and(|e| e.0.contains("another architecture")),
+            "a checkpoint of another architecture was resumed"
+        );
+        // Mirrored files and king mirroring exclude each other.
+        let both = Trainer {
+            config: TrainConfig {
+                arch: Architecture {
+                    king_mirror: true,
+                    ..Architecture::default()
+                },
+                ..trainer.config.clone()
+            },
+            mirror_files: true,
+            resume: false,
+            out: dir.join("other.nnue"),
+            ..trainer.clone()
+        };
+        let refused = both.check_settings(&[], &both.out.with_extension("ckpt"));
+        assert!(refused.is_err_and(|e| e.0.contains("--mirror-files with --king-mirror")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -6,7 +6,7 @@ use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 use crate::chess::Position;
 use crate::engine::build_info::{ARCH, DEBUG_ASSERTIONS, OS, RUSTC_VERSION, TARGET_FEATURES};
 use crate::engine::eval::hce::{Score, Trace};
-use crate::engine::eval::nnue::Kernel;
+use crate::engine::eval::nnue::{Kernel, Network};
 use crate::engine::score::{MATE, MATE_BOUND};
 use crate::engine::search::{CurrentMove, Line, SearchResult};
 use crate::engine::tt::Bound;
@@ -16,14 +16,15 @@ use crate::engine::{NAME, OPTIONS, OptionKind, Settings, params};
 /// Sent in `id author`.
 const AUTHOR: &str = "the Rookery developers";
 
-/// The `info string` text once `EvalFile` has loaded a net: the file (or the built-in net)
-/// and the net's checksum.
-pub fn net_in_use(settings: &Settings, checksum: u64) -> String {
+/// The `info string` text once `EvalFile` has loaded a net: the file (or the built-in net),
+/// the net's checksum and its architecture.
+pub fn net_in_use(settings: &Settings, net: &Network) -> String {
+    let (checksum, arch) = (net.checksum(), net.architecture());
     if settings.uses_built_in_net() {
-        format!("EvalFile: the built-in net, checksum {checksum:016x}")
+        format!("EvalFile: the built-in net, checksum {checksum:016x} ({arch})")
     } else {
         let file = &settings.eval_file;
-        format!("EvalFile: net '{file}' loaded, checksum {checksum:016x}")
+        format!("EvalFile: net '{file}' loaded, checksum {checksum:016x} ({arch})")
     }
 }
 

@@ -181,10 +181,7 @@ impl Uci {
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
                 // Which net evaluates is worth a confirmation, as a refusal is.
                 Ok(()) if name.eq_ignore_ascii_case(EVAL_FILE_OPTION) => {
-                    let text = format::net_in_use(
-                        self.engine.settings(),
-                        self.engine.network().checksum(),
-                    );
+                    let text = format::net_in_use(self.engine.settings(), self.engine.network());
                     self.info(&text);
                 }
                 Ok(()) => {}

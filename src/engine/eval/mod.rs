@@ -27,6 +27,8 @@ struct NnueState {
     net: Arc<Network>,
     stack: Vec<Accumulator>,
     top: usize,
+    /// Perspectives summed afresh because a king crossed the d/e boundary.
+    king_refreshes: u64,
 }
 
 /// Accumulators allocated up front: deeper lines grow the stack.
@@ -60,6 +62,7 @@ impl Evaluator {
                 net: Arc::clone(net),
                 stack,
                 top: 0,
+                king_refreshes: 0,
             }
         });
         Evaluator { nnue }
@@ -70,7 +73,8 @@ impl Evaluator {
     pub fn push(&mut self, before: &Chess, mv: Move) {
         if let Some(state) = &mut self.nnue {
             let (net, parent, child) = state.advance();
-            parent.update_into(child, net, before, mv);
+            let refreshed = parent.update_into(child, net, before, mv);
+            state.king_refreshes += u64::from(refreshed);
         }
     }
 
@@ -87,7 +91,7 @@ impl Evaluator {
     pub fn push_null(&mut self) {
         if let Some(state) = &mut self.nnue {
             let (_, parent, child) = state.advance();
-            child.clone_from(parent);
+            child.copy_from(parent);
         }
     }
 
@@ -102,13 +106,20 @@ impl Evaluator {
         self.nnue.as_ref().map(|state| &state.stack[state.top])
     }
 
+    /// The moves since this evaluator was made whose king crossed the d/e boundary under a
+    /// king-mirrored net, so that one perspective was summed afresh (0 without a net).
+    pub fn king_refreshes(&self) -> u64 {
+        self.nnue.as_ref().map_or(0, |state| state.king_refreshes)
+    }
+
     /// The static evaluation of `pos` (the position this state follows), in centipawns
     /// from the side to move's view.
     #[inline]
     pub fn evaluate(&self, pos: &Chess) -> i32 {
         match &self.nnue {
             Some(state) => {
-                nnue::accumulator::evaluate(&state.net, &state.stack[state.top], pos.turn())
+                let acc = &state.stack[state.top];
+                nnue::accumulator::evaluate(&state.net, acc, pos.board(), pos.turn())
             }
             None => hce::evaluate(pos),
         }

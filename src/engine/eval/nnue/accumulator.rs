@@ -5,18 +5,22 @@
 //! en passant removes one elsewhere, a promotion changes the role), so a child's
 //! accumulator is its parent's with a few weight rows added and taken away, instead of a sum
 //! over every piece.
+//!
+//! With king mirroring, a perspective is mirrored a-h while its king is on files e-h: a king
+//! move across the d/e boundary changes every one of that side's inputs, so that side's
+//! values are summed afresh from the board after the move (the other side's are updated as
+//! usual).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::network::{HIDDEN, Network, feature};
+use super::architecture::{DEFAULT_HIDDEN, mirrored_feature};
+use super::network::Network;
 
-/// Both perspectives' hidden values, indexed by colour (White's, then Black's).
+/// Both perspectives' hidden values: White's `hidden`, then Black's.
 #[derive(Clone, Debug, PartialEq, Eq)]
-#[repr(C, align(64))]
 pub struct Accumulator {
-    /// Values for White's perspective and Black's.
-    pub values: [[i16; HIDDEN]; 2],
+    values: Box<[i16]>,
 }
 
 /// The pieces a move takes off squares and puts on squares (two at most each way).
@@ -61,85 +65,242 @@ impl Changes {
         }
         changes
     }
+
+    /// Where the moving side's king lands, when the move moves it.
+    fn king_destination(&self) -> Option<Square> {
+        self.added
+            .iter()
+            .find(|(piece, _)| piece.role == Role::King)
+            .map(|&(_, square)| square)
+    }
+
+    /// The board after the move.
+    fn apply(&self, before: &Board) -> Board {
+        let mut after = before.clone();
+        for &(_, square) in &self.removed {
+            after.discard_piece_at(square);
+        }
+        for &(piece, square) in &self.added {
+            after.set_piece_at(square, piece);
+        }
+        after
+    }
+}
+
+/// Whether `color`'s perspective of `board` is mirrored a-h under `net`'s king mirroring.
+#[inline(always)]
+fn mirrored(net: &Network, board: &Board, color: Color) -> bool {
+    let arch = net.architecture();
+    arch.king_mirror && board.king_of(color).is_some_and(|king| arch.mirrored(king))
 }
 
 impl Accumulator {
+    /// The values of `color`'s perspective.
+    #[inline(always)]
+    pub fn perspective(&self, color: Color) -> &[i16] {
+        let (white, black) = self.values.split_at(self.values.len() / 2);
+        if color.is_white() { white } else { black }
+    }
+
+    #[inline(always)]
+    fn perspective_mut(&mut self, color: Color) -> &mut [i16] {
+        let half = self.values.len() / 2;
+        let (white, black) = self.values.split_at_mut(half);
+        if color.is_white() { white } else { black }
+    }
+
     /// Sums every piece of `board` from scratch.
     pub fn refresh(net: &Network, board: &Board) -> Accumulator {
         let mut acc = Accumulator {
-            values: [*net.feature_bias; 2],
+            values: vec![0; 2 * net.hidden()].into_boxed_slice(),
         };
-        for (square, piece) in board {
-            for color in Color::ALL {
-                add(
-                    &mut acc.values[color as usize],
-                    &net.feature_weights[feature(color, piece, square)],
-                );
-            }
+        for color in Color::ALL {
+            refresh_perspective(acc.perspective_mut(color), net, board, color);
         }
         acc
     }
 
-    /// Writes into `child` this accumulator updated for the legal move `mv` on `before`.
+    /// Makes this accumulator a copy of `other` (of the same net), keeping its memory.
     #[inline]
-    pub fn update_into(&self, child: &mut Accumulator, net: &Network, before: &Chess, mv: Move) {
+    pub fn copy_from(&mut self, other: &Accumulator) {
+        const DEFAULT: usize = 2 * DEFAULT_HIDDEN;
+        if self.values.len() == DEFAULT {
+            self.values[..DEFAULT].copy_from_slice(&other.values[..DEFAULT]);
+        } else {
+            self.values.copy_from_slice(&other.values);
+        }
+    }
+
+    /// Writes into `child` this accumulator updated for the legal move `mv` on `before`.
+    /// Returns whether a perspective was summed afresh (its king crossed the d/e boundary
+    /// under king mirroring).
+    #[inline]
+    pub fn update_into(
+        &self,
+        child: &mut Accumulator,
+        net: &Network,
+        before: &Chess,
+        mv: Move,
+    ) -> bool {
+        // The hidden size is chosen once a move: at the default size every loop below runs
+        // over a length the compiler knows, unrolled and vectorised (with the length known
+        // only at run time, `bench` counted 60% more instructions in `do_move`).
+        if net.hidden() == DEFAULT_HIDDEN {
+            self.update_sized::<DEFAULT_HIDDEN>(child, net, before, mv)
+        } else {
+            self.update_sized::<RUNTIME>(child, net, before, mv)
+        }
+    }
+
+    /// [`Accumulator::update_into`] for hidden size `N` ([`RUNTIME`]: the net's own).
+    #[inline(always)]
+    fn update_sized<const N: usize>(
+        &self,
+        child: &mut Accumulator,
+        net: &Network,
+        before: &Chess,
+        mv: Move,
+    ) -> bool {
         let changes = Changes::of(before, mv);
-        for color in Color::ALL {
-            let side = color as usize;
-            let row = |&(piece, square): &(Piece, Square)| {
-                &net.feature_weights[feature(color, piece, square)]
-            };
-            let out = &mut child.values[side];
-            let parent = &self.values[side];
-            match (changes.removed.as_slice(), changes.added.as_slice()) {
-                // A quiet move: one row off, one on.
-                ([r], [a]) => sub_add(out, parent, row(r), row(a)),
-                // A capture or en passant: two off, one on.
-                ([r0, r1], [a]) => sub_sub_add(out, parent, row(r0), row(r1), row(a)),
-                (removed, added) => {
-                    *out = *parent;
-                    for r in removed {
-                        sub(out, row(r));
-                    }
-                    for a in added {
-                        add(out, row(a));
-                    }
+        if net.architecture().king_mirror {
+            return self.update_mirrored::<N>(child, net, before, &changes);
+        }
+        self.update_perspective::<N>(child, net, &changes, Color::White, false);
+        self.update_perspective::<N>(child, net, &changes, Color::Black, false);
+        false
+    }
+
+    /// The update under king mirroring: the side whose king crosses the d/e boundary is
+    /// summed afresh (returns true then), every other perspective updated.
+    #[inline(never)]
+    fn update_mirrored<const N: usize>(
+        &self,
+        child: &mut Accumulator,
+        net: &Network,
+        before: &Chess,
+        changes: &Changes,
+    ) -> bool {
+        let us = before.turn();
+        let mirror = |color| mirrored(net, before.board(), color);
+        let (ours, theirs) = (mirror(us), mirror(!us));
+        // The other side's king stays where it is: its perspective is updated.
+        self.update_perspective::<N>(child, net, changes, !us, theirs);
+        match changes.king_destination() {
+            Some(king) if net.architecture().mirrored(king) != ours => {
+                let after = changes.apply(before.board());
+                refresh_perspective(child.perspective_mut(us), net, &after, us);
+                true
+            }
+            _ => {
+                self.update_perspective::<N>(child, net, changes, us, ours);
+                false
+            }
+        }
+    }
+
+    /// Writes `color`'s perspective of `child`: this one's with the rows of `changes`
+    /// taken off and put on, mirrored a-h when `mirror`; `N` values ([`RUNTIME`]: the net's
+    /// hidden size).
+    #[inline(always)]
+    fn update_perspective<const N: usize>(
+        &self,
+        child: &mut Accumulator,
+        net: &Network,
+        changes: &Changes,
+        color: Color,
+        mirror: bool,
+    ) {
+        let n = size::<N>(net.hidden());
+        let row = |change| row_of(net, color, mirror, change, n);
+        let out = &mut child.perspective_mut(color)[..n];
+        let parent = &self.perspective(color)[..n];
+        match (changes.removed.as_slice(), changes.added.as_slice()) {
+            // A quiet move: one row off, one on.
+            ([r], [a]) => sub_add(out, parent, row(r), row(a)),
+            // A capture or en passant: two off, one on.
+            ([r0, r1], [a]) => sub_sub_add(out, parent, row(r0), row(r1), row(a)),
+            (removed, added) => {
+                out.copy_from_slice(parent);
+                for r in removed {
+                    sub(out, row(r));
+                }
+                for a in added {
+                    add(out, row(a));
                 }
             }
         }
     }
 }
 
+/// The feature transformer's row, `n` values (the net's hidden size), of the input a
+/// piece on a square is for `color`'s perspective, mirrored a-h when `mirror`.
 #[inline(always)]
-fn add(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+fn row_of<'a>(
+    net: &'a Network,
+    color: Color,
+    mirror: bool,
+    &(piece, square): &(Piece, Square),
+    n: usize,
+) -> &'a [i16] {
+    let index = mirrored_feature(color, piece, square, mirror);
+    &net.feature_weights()[index * n..][..n]
+}
+
+/// The `N` of a sized update that takes the hidden size from the net at run time.
+const RUNTIME: usize = 0;
+
+/// The length a sized update runs over: `N`, or `hidden` for [`RUNTIME`].
+#[inline(always)]
+const fn size<const N: usize>(hidden: usize) -> usize {
+    if N == RUNTIME { hidden } else { N }
+}
+
+/// Sums the pieces of `board` into `color`'s perspective from scratch.
+#[inline(never)]
+fn refresh_perspective(out: &mut [i16], net: &Network, board: &Board, color: Color) {
+    out.copy_from_slice(net.feature_bias());
+    let mirror = mirrored(net, board, color);
+    for (square, piece) in board {
+        add(
+            out,
+            net.feature_row(mirrored_feature(color, piece, square, mirror)),
+        );
+    }
+}
+
+// The helpers below take slices whose lengths the caller has cut to one size; with a
+// constant size, the compiler unrolls and vectorises them as for arrays.
+
+#[inline(always)]
+fn add(acc: &mut [i16], row: &[i16]) {
+    let row = &row[..acc.len()];
     for (a, r) in acc.iter_mut().zip(row) {
         *a = a.wrapping_add(*r);
     }
 }
 
 #[inline(always)]
-fn sub(acc: &mut [i16; HIDDEN], row: &[i16; HIDDEN]) {
+fn sub(acc: &mut [i16], row: &[i16]) {
+    let row = &row[..acc.len()];
     for (a, r) in acc.iter_mut().zip(row) {
         *a = a.wrapping_sub(*r);
     }
 }
 
 #[inline(always)]
-fn sub_add(out: &mut [i16; HIDDEN], parent: &[i16; HIDDEN], r: &[i16; HIDDEN], a: &[i16; HIDDEN]) {
-    for i in 0..HIDDEN {
+fn sub_add(out: &mut [i16], parent: &[i16], r: &[i16], a: &[i16]) {
+    let n = out.len();
+    let (parent, r, a) = (&parent[..n], &r[..n], &a[..n]);
+    for i in 0..n {
         out[i] = parent[i].wrapping_sub(r[i]).wrapping_add(a[i]);
     }
 }
 
 #[inline(always)]
-fn sub_sub_add(
-    out: &mut [i16; HIDDEN],
-    parent: &[i16; HIDDEN],
-    r0: &[i16; HIDDEN],
-    r1: &[i16; HIDDEN],
-    a: &[i16; HIDDEN],
-) {
-    for i in 0..HIDDEN {
+fn sub_sub_add(out: &mut [i16], parent: &[i16], r0: &[i16], r1: &[i16], a: &[i16]) {
+    let n = out.len();
+    let (parent, r0, r1, a) = (&parent[..n], &r0[..n], &r1[..n], &a[..n]);
+    for i in 0..n {
         out[i] = parent[i]
             .wrapping_sub(r0[i])
             .wrapping_sub(r1[i])
@@ -147,13 +308,19 @@ fn sub_sub_add(
     }
 }
 
-/// The network's evaluation from an accumulator, centipawns for `turn`, the side to move.
+/// The network's evaluation from the accumulator of `board`, centipawns for `turn`, the
+/// side to move.
 #[inline]
-pub fn evaluate(net: &Network, acc: &Accumulator, turn: Color) -> i32 {
-    net.output(&acc.values[turn as usize], &acc.values[(!turn) as usize])
+pub fn evaluate(net: &Network, acc: &Accumulator, board: &Board, turn: Color) -> i32 {
+    net.output(
+        acc.perspective(turn),
+        acc.perspective(!turn),
+        net.bucket(board),
+    )
 }
 
 /// The network's evaluation of `pos` from scratch, centipawns for the side to move.
 pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
-    evaluate(net, &Accumulator::refresh(net, pos.board()), pos.turn())
+    let board = pos.board();
+    evaluate(net, &Accumulator::refresh(net, board), board, pos.turn())
 }

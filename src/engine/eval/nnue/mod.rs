@@ -1,18 +1,30 @@
 //! The efficiently updatable neural network (NNUE) evaluation.
 //!
-//! - [`network`]: the architecture, the quantised weights and the net file format;
+//! - [`architecture`]: a net's shape (hidden size, activation, output buckets, king
+//!   mirroring), its quantisation scales and its inputs;
+//! - [`network`]: the quantised weights and the output layer;
+//! - [`kernels`]: the output layer's dot products, portable and AVX2;
+//! - [`format`](mod@format): the net file, formats 2 and 3;
 //! - [`accumulator`]: the per-position hidden values, updated move by move.
 //!
 //! The default net, trained on Rookery's own self-play games, is built into the binary
 //! ([`default_network`]); the `EvalFile` option loads another.
 
 pub mod accumulator;
+pub mod architecture;
+pub mod format;
+pub mod kernels;
 pub mod network;
 
 use std::sync::{Arc, LazyLock};
 
 pub use accumulator::Accumulator;
-pub use network::{HIDDEN, INPUTS, Kernel, NetError, Network, feature};
+pub use architecture::{
+    Activation, Architecture, DEFAULT_HIDDEN, INPUTS, feature, mirrored_feature,
+};
+pub use format::NetError;
+pub use kernels::Kernel;
+pub use network::Network;
 
 /// The bytes of the net built into the binary.
 pub static DEFAULT_NET_BYTES: &[u8] = include_bytes!("../../../../nets/default.nnue");

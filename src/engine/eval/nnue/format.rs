@@ -1,0 +1,283 @@
+//! The net file: formats 2 and 3, read and written.
+//!
+//! # Format 3 (all little-endian)
+//!
+//! | bytes | field |
+//! | --- | --- |
+//! | 0..4 | magic `RKNN` |
+//! | 4..8 | format version, 3 |
+//! | 8..12 | inputs, 768 |
+//! | 12..16 | hidden size `H`: a multiple of 16 from 16 to 1024 |
+//! | 16..20 | `QA`, activation scale, 255 |
+//! | 20..24 | `QB`, output weight scale: 4096 with CReLU, 128 with SCReLU |
+//! | 24..28 | centipawns per output unit, 185 |
+//! | 28..32 | activation: 0 CReLU, 1 SCReLU |
+//! | 32..36 | output buckets `B`, 1 to 8 |
+//! | 36..40 | king mirror: 0 off, 1 on |
+//! | then | feature weights `i16`, `768 x H`, input-major |
+//! | then | feature biases `i16`, `H` |
+//! | then | output weights `i16`, `B x 2 x H`: per bucket, the side to move's, then the other side's |
+//! | then | output biases `i32`, `B` |
+//! | last 8 | FNV-1a 64 checksum of every byte before it |
+//!
+//! # Format 2
+//!
+//! The 28 bytes of format 3's header up to the activation, with version 2, hidden 256,
+//! `QB` 4096: always 256 hidden, CReLU, one bucket, no king mirror; then the same blocks
+//! (one bucket) and checksum. A format 2 net is written back in format 2, so its checksum
+//! stays the one it was published with.
+//!
+//! A file is refused when it is cut short or longer than its header says, does not start
+//! with the magic, names another version or an architecture this engine does not run, fails
+//! its checksum, or (SCReLU) has an output weight beyond the kernel's bound.
+
+use std::fmt;
+
+use super::architecture::{Activation, Architecture, INPUTS, QA, SCALE, SCRELU_MAX_WEIGHT};
+use super::network::Network;
+use crate::hashing::checksum::fnv1a;
+
+/// The file format version new nets are written in.
+pub const FORMAT_VERSION: u32 = 3;
+/// The magic bytes a net file starts with.
+pub const MAGIC: [u8; 4] = *b"RKNN";
+/// Bytes of a format 2 header.
+pub const HEADER_BYTES_V2: usize = 28;
+/// Bytes of a format 3 header.
+pub const HEADER_BYTES_V3: usize = 40;
+/// Bytes of the checksum at the end.
+const CHECKSUM_BYTES: usize = 8;
+
+/// Why bytes are not a net this engine can use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file is shorter or longer than its header says (or too short for a header).
+    Length {
+        /// Bytes found.
+        found: usize,
+        /// Bytes a net of this header has (a header's bytes, when it is cut within it).
+        expected: usize,
+    },
+    /// The file does not start with [`MAGIC`].
+    Magic,
+    /// A format version other than 2 and 3.
+    Version(u32),
+    /// The header names a net this engine does not run, said in words.
+    Architecture(String),
+    /// The checksum does not match the contents.
+    Checksum,
+    /// A SCReLU output weight beyond [`SCRELU_MAX_WEIGHT`], which the kernel cannot
+    /// multiply in `i16`.
+    OutputWeight(i16),
+}
+
+impl fmt::Display for NetError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            NetError::Length { found, expected } => {
+                write!(f, "{found} bytes, its header needs {expected}")
+            }
+            NetError::Magic => f.write_str("not a Rookery net (bad magic)"),
+            NetError::Version(v) => write!(f, "format version {v}, this engine reads 2 and 3"),
+            NetError::Architecture(what) => {
+                write!(f, "an architecture this engine does not run: {what}")
+            }
+            NetError::Checksum => f.write_str("checksum mismatch (a damaged file)"),
+            NetError::OutputWeight(w) => write!(
+                f,
+                "SCReLU output weight {w} beyond +/-{SCRELU_MAX_WEIGHT} (the kernel's bound)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+/// The header of a net of `arch` in `format`.
+fn header(arch: &Architecture, format: u32) -> Vec<u8> {
+    let mut fields = vec![
+        format,
+        INPUTS as u32,
+        arch.hidden as u32,
+        QA as u32,
+        arch.activation.qb() as u32,
+        SCALE as u32,
+    ];
+    if format >= 3 {
+        fields.extend([
+            arch.activation.code(),
+            arch.buckets as u32,
+            u32::from(arch.king_mirror),
+        ]);
+    }
+    let mut bytes = MAGIC.to_vec();
+    for field in fields {
+        bytes.extend_from_slice(&field.to_le_bytes());
+    }
+    bytes
+}
+
+/// Bytes of a whole file of `arch` after a header of `header` bytes.
+fn file_bytes(arch: &Architecture, header: usize) -> usize {
+    let h = arch.hidden;
+    header + 2 * (INPUTS * h + h + arch.buckets * 2 * h) + 4 * arch.buckets + CHECKSUM_BYTES
+}
+
+/// The architecture a header names, with the header's length, or why it is refused.
+fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
+    let short = |expected: usize| NetError::Length {
+        found: bytes.len(),
+        expected,
+    };
+    if bytes.len() < 8 {
+        return Err(short(8));
+    }
+    let field = |i: usize| u32::from_le_bytes(bytes[4 + 4 * i..8 + 4 * i].try_into().expect("4"));
+    let version = field(0);
+    let length = match version {
+        2 => HEADER_BYTES_V2,
+        3 => HEADER_BYTES_V3,
+        v => return Err(NetError::Version(v)),
+    };
+    if bytes.len() < length {
+        return Err(short(length));
+    }
+    if version == 2 {
+        let arch = Architecture::default();
+        if bytes[..length] != header(&arch, 2) {
+            return Err(NetError::Architecture(format!(
+                "format 2 with {} inputs, hidden {}, QA {}, QB {}, scale {}; format 2 means \
+                 {INPUTS}, 256, {QA}, 4096, {SCALE}",
+                field(1),
+                field(2),
+                field(3),
+                field(4),
+                field(5)
+            )));
+        }
+        return Ok((arch, version, length));
+    }
+    let refuse = |what: String| Err(NetError::Architecture(what));
+    if field(1) != INPUTS as u32 {
+        return refuse(format!("{} inputs, this engine has {INPUTS}", field(1)));
+    }
+    let Some(activation) = Activation::from_code(field(6)) else {
+        return refuse(format!("activation code {}", field(6)));
+    };
+    let king_mirror = match field(8) {
+        0 => false,
+        1 => true,
+        other => return refuse(format!("king mirror flag {other}")),
+    };
+    let arch = Architecture {
+        hidden: field(2) as usize,
+        activation,
+        buckets: field(7) as usize,
+        king_mirror,
+    };
+    arch.check().map_err(NetError::Architecture)?;
+    let scales = [field(3), field(4), field(5)];
+    let expected = [QA as u32, activation.qb() as u32, SCALE as u32];
+    if scales != expected {
+        return refuse(format!(
+            "QA {}, QB {}, scale {} for {}; this engine quantises {} nets with {}, {}, {}",
+            scales[0],
+            scales[1],
+            scales[2],
+            activation.name(),
+            activation.name(),
+            expected[0],
+            expected[1],
+            expected[2]
+        ));
+    }
+    Ok((arch, version, length))
+}
+
+impl Network {
+    /// The file format the net was read in (3 for a net made here), which
+    /// [`Network::to_bytes`] writes.
+    pub fn format(&self) -> u32 {
+        if self.format_2 { 2 } else { FORMAT_VERSION }
+    }
+
+    /// The net file's bytes, in the format the net was read in (3 for a net made here).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut bytes = header(&self.arch, self.format());
+        bytes.reserve(file_bytes(&self.arch, 0));
+        let values = self
+            .feature_weights
+            .iter()
+            .chain(self.feature_bias.iter())
+            .chain(self.output_weights.iter());
+        for v in values {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        for b in self.output_bias.iter() {
+            bytes.extend_from_slice(&b.to_le_bytes());
+        }
+        let checksum = fnv1a(&bytes);
+        bytes.extend_from_slice(&checksum.to_le_bytes());
+        bytes
+    }
+
+    /// Reads a net file of format 2 or 3, refusing anything that is not a whole net this
+    /// engine runs.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        if bytes.len() >= 4 && bytes[0..4] != MAGIC {
+            return Err(NetError::Magic);
+        }
+        let (arch, format, header) = read_header(bytes)?;
+        let expected = file_bytes(&arch, header);
+        if bytes.len() != expected {
+            return Err(NetError::Length {
+                found: bytes.len(),
+                expected,
+            });
+        }
+        let (body, tail) = bytes.split_at(expected - CHECKSUM_BYTES);
+        if fnv1a(body) != u64::from_le_bytes(tail.try_into().expect("8 bytes")) {
+            return Err(NetError::Checksum);
+        }
+        let mut net = Network::zeroed(arch);
+        net.format_2 = format == 2;
+        let biases_at = body.len() - 4 * arch.buckets;
+        let mut values = body[header..biases_at]
+            .chunks_exact(2)
+            .map(|c| i16::from_le_bytes([c[0], c[1]]));
+        for v in net
+            .feature_weights
+            .iter_mut()
+            .chain(net.feature_bias.iter_mut())
+            .chain(net.output_weights.iter_mut())
+        {
+            *v = values.next().expect("length checked");
+        }
+        for (b, c) in net
+            .output_bias
+            .iter_mut()
+            .zip(body[biases_at..].chunks_exact(4))
+        {
+            *b = i32::from_le_bytes(c.try_into().expect("4 bytes"));
+        }
+        if arch.activation == Activation::SCReLU
+            && let Some(&w) = net
+                .output_weights
+                .iter()
+                .find(|w| w.unsigned_abs() > SCRELU_MAX_WEIGHT as u16)
+        {
+            return Err(NetError::OutputWeight(w));
+        }
+        Ok(net)
+    }
+
+    /// The checksum its file carries.
+    pub fn checksum(&self) -> u64 {
+        let bytes = self.to_bytes();
+        u64::from_le_bytes(
+            bytes[bytes.len() - CHECKSUM_BYTES..]
+                .try_into()
+                .expect("8 bytes"),
+        )
+    }
+}

@@ -1,0 +1,212 @@
+//! The output layer's dot products, one per activation, each as a portable loop and as
+//! AVX2 intrinsics: a [`Kernel`] names the instructions, chosen once when a net is made.
+//!
+//! Every kernel computes the same integers: the tests check that each kernel the processor
+//! runs gives the portable loop's exact output.
+//!
+//! - CReLU: `sum(clamp(x, 0, QA) x w)`.
+//! - SCReLU: `sum(clamp(x, 0, QA)^2 x w)`, computed as `(v x w) x v` with `v = clamp(x, 0,
+//!   QA)`: `v x w` in `i16` (exact while `|w| <= SCRELU_MAX_WEIGHT`, which loading checks
+//!   and the trainer's clip ensures), then multiplied by `v` and added in pairs into `i32`
+//!   (`vpmaddwd`). A lane adds `hidden / 16` pair sums of at most `2 x 32640 x 255`: within
+//!   `i32` up to `MAX_HIDDEN`.
+
+use super::architecture::{QA, sized};
+
+/// The code that computes the output layer: a kernel exists only for a processor that
+/// runs it, so choosing one checks the processor once and computing with it never does.
+///
+/// ```
+/// use rookery::engine::eval::nnue::Kernel;
+/// assert!(Kernel::available().contains(&Kernel::PORTABLE));
+/// assert!(Kernel::available().contains(&Kernel::best()));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Kernel(Instructions);
+
+/// The instructions a [`Kernel`] is compiled for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Instructions {
+    /// The portable loop, which the compiler vectorises for the build's target.
+    Portable,
+    /// The same arithmetic with AVX2 intrinsics.
+    #[cfg(target_arch = "x86_64")]
+    Avx2,
+}
+
+/// Values a step: the AVX2 registers hold 16 `i16`, the portable loop keeps 16 lanes.
+const STEP: usize = 16;
+
+impl Kernel {
+    /// The portable loop, which every processor runs.
+    pub const PORTABLE: Kernel = Kernel(Instructions::Portable);
+
+    /// The AVX2 kernel, when the build targets AVX2 or this processor has it.
+    pub fn avx2() -> Option<Kernel> {
+        #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+        return Some(Kernel(Instructions::Avx2));
+        #[cfg(all(target_arch = "x86_64", not(target_feature = "avx2")))]
+        return std::arch::is_x86_feature_detected!("avx2").then_some(Kernel(Instructions::Avx2));
+        #[cfg(not(target_arch = "x86_64"))]
+        None
+    }
+
+    /// The fastest kernel this processor runs.
+    pub fn best() -> Kernel {
+        Kernel::avx2().unwrap_or(Kernel::PORTABLE)
+    }
+
+    /// Every kernel this processor runs, the portable one first.
+    pub fn available() -> Vec<Kernel> {
+        std::iter::once(Kernel::PORTABLE)
+            .chain(Kernel::avx2())
+            .collect()
+    }
+
+    /// A short name: `portable` or `avx2`.
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Instructions::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => "avx2",
+        }
+    }
+
+    /// `sum(clamp(x, 0, QA) x w)` over slices of equal length, a multiple of 16.
+    #[inline]
+    pub(super) fn crelu_dot(self, x: &[i16], w: &[i16]) -> i64 {
+        debug_assert!(x.len() == w.len() && x.len().is_multiple_of(STEP));
+        match self.0 {
+            Instructions::Portable => crelu_dot_portable(x, w),
+            // SAFETY: a kernel of AVX2 instructions is made only by `Kernel::avx2`, which
+            // makes one only when the build targets AVX2 or the processor has it.
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => unsafe { crelu_dot_avx2(x, w) },
+        }
+    }
+
+    /// `sum(clamp(x, 0, QA)^2 x w)` over slices of equal length, a multiple of 16, with
+    /// every `|w| <= SCRELU_MAX_WEIGHT`.
+    #[inline]
+    pub(super) fn screlu_dot(self, x: &[i16], w: &[i16]) -> i64 {
+        debug_assert!(x.len() == w.len() && x.len().is_multiple_of(STEP));
+        match self.0 {
+            Instructions::Portable => screlu_dot_portable(x, w),
+            // SAFETY: as for `crelu_dot`.
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => unsafe { screlu_dot_avx2(x, w) },
+        }
+    }
+}
+
+/// The portable CReLU loop: 16 lanes of `i32` sums, so the compiler keeps it in vector
+/// registers. A lane adds `hidden / 16` products of at most `255 x 32768`: within `i32`.
+#[inline(always)]
+fn crelu_dot_portable(x: &[i16], w: &[i16]) -> i64 {
+    sized(x.len(), |n| crelu_dot_portable_n(&x[..n], &w[..n]))
+}
+
+#[inline(always)]
+fn crelu_dot_portable_n(x: &[i16], w: &[i16]) -> i64 {
+    let mut sums = [0i32; STEP];
+    for (xs, ws) in x.as_chunks::<STEP>().0.iter().zip(w.as_chunks::<STEP>().0) {
+        for i in 0..STEP {
+            let v = i32::from(xs[i].clamp(0, QA as i16));
+            sums[i] += v * i32::from(ws[i]);
+        }
+    }
+    sums.iter().map(|&s| i64::from(s)).sum()
+}
+
+/// The portable SCReLU loop: `v x w` wraps in `i16` as `vpmullw` does (exact within the
+/// weight bound), then `x v` into 16 `i32` lanes.
+#[inline(always)]
+fn screlu_dot_portable(x: &[i16], w: &[i16]) -> i64 {
+    sized(x.len(), |n| screlu_dot_portable_n(&x[..n], &w[..n]))
+}
+
+#[inline(always)]
+fn screlu_dot_portable_n(x: &[i16], w: &[i16]) -> i64 {
+    let mut sums = [0i32; STEP];
+    for (xs, ws) in x.as_chunks::<STEP>().0.iter().zip(w.as_chunks::<STEP>().0) {
+        for i in 0..STEP {
+            let v = xs[i].clamp(0, QA as i16);
+            let vw = v.wrapping_mul(ws[i]);
+            sums[i] += i32::from(vw) * i32::from(v);
+        }
+    }
+    sums.iter().map(|&s| i64::from(s)).sum()
+}
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::{
+    __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16,
+    _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256,
+    _mm256_storeu_si256,
+};
+
+/// Loads 16 values.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load(chunk: &[i16; STEP]) -> __m256i {
+    // SAFETY: 16 i16 values are the 32 bytes an unaligned load reads.
+    unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) }
+}
+
+/// The sum of the eight `i32` lanes.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_sum(sum: __m256i) -> i64 {
+    let mut lanes = [0i32; 8];
+    // SAFETY: `lanes` is 32 bytes, the width of an unaligned store.
+    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sum) };
+    lanes.iter().map(|&l| i64::from(l)).sum()
+}
+
+/// The AVX2 CReLU kernel: 16 values a step, clipped with `max`/`min`, multiplied and added
+/// in pairs with `vpmaddwd`. A lane adds `hidden / 16` pair sums of at most
+/// `2 x 255 x 32768`: within `i32`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn crelu_dot_avx2(x: &[i16], w: &[i16]) -> i64 {
+    sized(x.len(), |n| crelu_dot_avx2_n(&x[..n], &w[..n]))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn crelu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
+    let zero = _mm256_setzero_si256();
+    let ceiling = _mm256_set1_epi16(QA as i16);
+    let mut sum = _mm256_setzero_si256();
+    for (xs, ws) in x.as_chunks::<STEP>().0.iter().zip(w.as_chunks::<STEP>().0) {
+        let clipped = _mm256_min_epi16(_mm256_max_epi16(load(xs), zero), ceiling);
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, load(ws)));
+    }
+    lane_sum(sum)
+}
+
+/// The AVX2 SCReLU kernel: clip, `vpmullw` by the weights (in `i16`), then `vpmaddwd` by
+/// the clipped values again.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn screlu_dot_avx2(x: &[i16], w: &[i16]) -> i64 {
+    sized(x.len(), |n| screlu_dot_avx2_n(&x[..n], &w[..n]))
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn screlu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
+    let zero = _mm256_setzero_si256();
+    let ceiling = _mm256_set1_epi16(QA as i16);
+    let mut sum = _mm256_setzero_si256();
+    for (xs, ws) in x.as_chunks::<STEP>().0.iter().zip(w.as_chunks::<STEP>().0) {
+        let clipped = _mm256_min_epi16(_mm256_max_epi16(load(xs), zero), ceiling);
+        let weighted = _mm256_mullo_epi16(clipped, load(ws));
+        sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clipped));
+    }
+    lane_sum(sum)
+}

@@ -1,0 +1,300 @@
+//! The net file: format 3 round trips for every architecture, format 2 (the built-in net)
+//! read and written back unchanged, and every damaged, cut or foreign file refused.
+
+use rookery::engine::eval::nnue::accumulator::evaluate_position;
+use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
+use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
+use rookery::engine::eval::nnue::{
+    Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network,
+};
+use rookery::hashing::checksum::fnv1a;
+use rookery::learn::model::Model;
+use shakmaty::Chess;
+
+/// Every combination of the trainer's flags, at two hidden sizes.
+fn architectures() -> Vec<Architecture> {
+    let mut all = Vec::new();
+    for hidden in [16, 256] {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            for buckets in [1, 8] {
+                for king_mirror in [false, true] {
+                    all.push(Architecture {
+                        hidden,
+                        activation,
+                        buckets,
+                        king_mirror,
+                    });
+                }
+            }
+        }
+    }
+    all
+}
+
+fn random_net(arch: Architecture, seed: u64) -> Network {
+    Model::new(arch, seed).quantise()
+}
+
+/// `bytes` with its checksum made right again: a file that only its header can refuse.
+fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+    let body = bytes.len() - 8;
+    let sum = fnv1a(&bytes[..body]);
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+/// Positions to compare evaluations on.
+fn positions() -> Vec<Chess> {
+    [
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "2k5/8/8/8/8/8/8/5QK1 b - - 0 1",
+    ]
+    .iter()
+    .map(|fen| {
+        fen.parse::<shakmaty::fen::Fen>()
+            .unwrap()
+            .into_position(shakmaty::CastlingMode::Standard)
+            .unwrap()
+    })
+    .collect()
+}
+
+#[test]
+fn format_3_round_trips_for_every_architecture() {
+    for (seed, arch) in architectures().into_iter().enumerate() {
+        let net = random_net(arch, seed as u64);
+        let bytes = net.to_bytes();
+        let h = arch.hidden;
+        let b = arch.buckets;
+        assert_eq!(
+            bytes.len(),
+            HEADER_BYTES_V3 + 2 * (INPUTS * h + h + b * 2 * h) + 4 * b + 8,
+            "{arch}"
+        );
+        assert_eq!(&bytes[4..8], &3u32.to_le_bytes());
+        let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{arch}: {e}"));
+        assert_eq!(back.architecture(), &arch);
+        assert_eq!(back.format(), 3);
+        assert_eq!(back.to_bytes(), bytes, "{arch}");
+        assert_eq!(back.checksum(), net.checksum());
+        for pos in positions() {
+            assert_eq!(
+                evaluate_position(&back, &pos),
+                evaluate_position(&net, &pos),
+                "{arch}"
+            );
+        }
+    }
+    // The header tells the architectures apart: no two files of them are alike.
+    let headers: std::collections::HashSet<Vec<u8>> = architectures()
+        .into_iter()
+        .map(|arch| Network::zeroed(arch).to_bytes()[..HEADER_BYTES_V3].to_vec())
+        .collect();
+    assert_eq!(headers.len(), architectures().len());
+}
+
+#[test]
+fn format_3_refusals() {
+    let arch = Architecture {
+        hidden: 32,
+        activation: Activation::SCReLU,
+        buckets: 8,
+        king_mirror: true,
+    };
+    let bytes = random_net(arch, 7).to_bytes();
+    // Cut anywhere, or with a byte after it.
+    for cut in [
+        0,
+        3,
+        7,
+        8,
+        20,
+        HEADER_BYTES_V3 - 1,
+        HEADER_BYTES_V3,
+        1000,
+        bytes.len() - 1,
+    ] {
+        let refused = Network::from_bytes(&bytes[..cut]);
+        assert!(
+            matches!(refused, Err(NetError::Length { .. })),
+            "cut at {cut}: {refused:?}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetError::Length { .. })
+    ));
+    // Unknown versions.
+    for version in [0u32, 1, 4, 0x0100_0003] {
+        let mut other = bytes.clone();
+        other[4..8].copy_from_slice(&version.to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&resealed(other)).unwrap_err(),
+            NetError::Version(version)
+        );
+    }
+    // A flipped bit anywhere: in the header, a weight, a bias, the checksum.
+    for at in [
+        30,
+        33,
+        37,
+        HEADER_BYTES_V3 + 5,
+        bytes.len() - 20,
+        bytes.len() - 1,
+    ] {
+        let mut damaged = bytes.clone();
+        damaged[at] ^= 1;
+        assert!(
+            Network::from_bytes(&damaged).is_err(),
+            "bit flipped at {at}"
+        );
+    }
+    let mut damaged = bytes.clone();
+    damaged[HEADER_BYTES_V3 + 1000] ^= 4;
+    assert_eq!(
+        Network::from_bytes(&damaged).unwrap_err(),
+        NetError::Checksum
+    );
+    // Headers this engine does not run, each sealed with a right checksum.
+    let field = |offset: usize, value: u32| {
+        let mut other = bytes.clone();
+        other[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        Network::from_bytes(&resealed(other))
+    };
+    for (offset, value, what) in [
+        (8, 769, "inputs"),
+        (12, 100, "hidden size"),
+        (12, 0, "hidden size"),
+        (12, 2048, "hidden size"),
+        (16, 256, "QA"),
+        (20, 4096, "QB"),
+        (24, 400, "scale"),
+        (28, 2, "activation"),
+        (32, 0, "output buckets"),
+        (32, 9, "output buckets"),
+        (36, 2, "king mirror"),
+    ] {
+        let refused = field(offset, value);
+        assert!(
+            matches!(refused, Err(NetError::Architecture(_))),
+            "{what} {value}: {refused:?}"
+        );
+    }
+    // Another hidden size, bucket count or activation that the length does not match.
+    assert!(matches!(field(12, 48), Err(NetError::Length { .. })));
+    assert!(matches!(field(32, 4), Err(NetError::Length { .. })));
+    // A SCReLU output weight beyond the kernel's bound.
+    let mut net = random_net(arch, 8);
+    net.output_weights_mut()[5] = SCRELU_MAX_WEIGHT + 1;
+    assert_eq!(
+        Network::from_bytes(&net.to_bytes()).unwrap_err(),
+        NetError::OutputWeight(SCRELU_MAX_WEIGHT + 1)
+    );
+    net.output_weights_mut()[5] = -SCRELU_MAX_WEIGHT;
+    assert!(Network::from_bytes(&net.to_bytes()).is_ok());
+    // Not a net.
+    assert_eq!(
+        Network::from_bytes(b"\x7fELF rest").unwrap_err(),
+        NetError::Magic
+    );
+}
+
+#[test]
+fn format_2_refusals() {
+    let bytes = DEFAULT_NET_BYTES.to_vec();
+    assert_eq!(&bytes[4..8], &2u32.to_le_bytes());
+    // Cut short, or with bytes after it.
+    for cut in [10, HEADER_BYTES_V2 - 1, HEADER_BYTES_V2, bytes.len() - 1] {
+        assert!(
+            matches!(
+                Network::from_bytes(&bytes[..cut]),
+                Err(NetError::Length { .. })
+            ),
+            "cut at {cut}"
+        );
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    assert!(matches!(
+        Network::from_bytes(&longer),
+        Err(NetError::Length { .. })
+    ));
+    // Version 1 (QB 64, scale 400) is not read.
+    let mut version = bytes.clone();
+    version[4] = 1;
+    assert_eq!(
+        Network::from_bytes(&version).unwrap_err(),
+        NetError::Version(1)
+    );
+    // Format 2 has one architecture: another hidden size in its header is refused.
+    let mut hidden = bytes.clone();
+    hidden[12..16].copy_from_slice(&128u32.to_le_bytes());
+    let refused = Network::from_bytes(&resealed(hidden)).unwrap_err();
+    assert!(
+        matches!(&refused, NetError::Architecture(what) if what.contains("hidden 128")),
+        "{refused:?}"
+    );
+    // One flipped bit in a weight.
+    let mut damaged = bytes.clone();
+    damaged[HEADER_BYTES_V2 + 1000] ^= 4;
+    assert_eq!(
+        Network::from_bytes(&damaged).unwrap_err(),
+        NetError::Checksum
+    );
+    // A damaged file with its checksum recomputed is a valid (other) net: the checksum is
+    // what catches damage.
+    assert!(Network::from_bytes(&resealed(damaged)).is_ok());
+}
+
+/// The checksum of `nets/default.nnue`; a new default net changes it here.
+const DEFAULT_NET_CHECKSUM: u64 = 0xd448_e24d_0dec_3867;
+
+#[test]
+fn built_in_net_is_the_committed_file_in_format_2() {
+    let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the built-in net loads");
+    let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
+    assert_eq!(file, DEFAULT_NET_BYTES);
+    assert_eq!(
+        net.checksum(),
+        DEFAULT_NET_CHECKSUM,
+        "{:016x}",
+        net.checksum()
+    );
+    assert_eq!(net.format(), 2);
+    assert_eq!(net.architecture(), &Architecture::default());
+    // Written back in its own format, byte for byte.
+    assert_eq!(net.to_bytes(), file);
+}
+
+#[test]
+fn the_built_in_weights_in_format_3_evaluate_as_the_built_in_net() {
+    let built_in = Network::from_bytes(DEFAULT_NET_BYTES).unwrap();
+    let mut copy = Network::zeroed(Architecture::default());
+    copy.feature_weights_mut()
+        .copy_from_slice(built_in.feature_weights());
+    copy.feature_bias_mut()
+        .copy_from_slice(built_in.feature_bias());
+    copy.output_weights_mut()
+        .copy_from_slice(built_in.output_weights());
+    copy.output_bias_mut()
+        .copy_from_slice(built_in.output_bias());
+    let bytes = copy.to_bytes();
+    assert_eq!(&bytes[4..8], &3u32.to_le_bytes());
+    // The same weights after another header: 12 bytes more, the same body.
+    assert_eq!(bytes.len(), DEFAULT_NET_BYTES.len() + 12);
+    assert_eq!(
+        &bytes[HEADER_BYTES_V3..bytes.len() - 8],
+        &DEFAULT_NET_BYTES[HEADER_BYTES_V2..DEFAULT_NET_BYTES.len() - 8]
+    );
+    let loaded = Network::from_bytes(&bytes).unwrap();
+    for pos in positions() {
+        assert_eq!(
+            evaluate_position(&loaded, &pos),
+            evaluate_position(&built_in, &pos)
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! The trainer's float model against the engine's integer inference: a tiny net of each
+//! architecture trained for a few epochs, written as a format 3 file, loaded by the engine,
+//! and evaluated along games by `Board` (incremental updates, king-mirror refreshes) next to
+//! the model's forward pass. The difference is the quantisation error.
+//!
+//! `cargo test --release --test nnue_training -- --nocapture` prints it per architecture.
+
+use std::sync::Arc;
+
+use rand::rngs::ChaCha8Rng;
+use rand::{RngExt, SeedableRng};
+use rookery::chess::Position;
+use rookery::engine::board::Board;
+use rookery::engine::eval::hce;
+use rookery::engine::eval::nnue::architecture::SCALE;
+use rookery::engine::eval::nnue::{Activation, Architecture, Network};
+use rookery::engine::tt::ChessTable;
+use rookery::learn::dataset::Sample;
+use rookery::learn::model::Model;
+use rookery::learn::record::{GameResult, Record};
+use rookery::learn::train::{Adam, TrainConfig, train_epoch};
+use shakmaty::{Chess, Move, Position as _};
+
+/// The sample of a position, scored by the hand-written evaluation.
+fn sample(pos: &Chess) -> Sample {
+    Sample::from_record(&Record {
+        board: pos.board().clone(),
+        turn: pos.turn(),
+        score: hce::evaluate(pos).clamp(-3000, 3000) as i16,
+        result: GameResult::Draw,
+        halfmoves: 0,
+        fullmoves: 1,
+    })
+}
+
+/// Random games from the start and from endgames where kings walk across the d/e
+/// boundary: each game's start and moves.
+fn games() -> Vec<(Position, Vec<Move>)> {
+    let mut rng = ChaCha8Rng::seed_from_u64(17);
+    let starts = [
+        Position::startpos(),
+        Position::from_fen("8/8/3k4/3p4/8/3P4/3K4/8 w - - 0 1", false).unwrap(),
+        Position::from_fen(
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            false,
+        )
+        .unwrap(),
+    ];
+    let mut games = Vec::new();
+    for start in starts {
+        for _ in 0..12 {
+            let mut pos = start.chess().clone();
+            let mut moves = Vec::new();
+            for _ in 0..120 {
+                let legal = pos.legal_moves();
+                if legal.is_empty() {
+                    break;
+                }
+                let mv = legal[rng.random_range(0..legal.len())];
+                pos.play_unchecked(mv);
+                moves.push(mv);
+            }
+            games.push((start.clone(), moves));
+        }
+    }
+    games
+}
+
+/// Every position of the games.
+fn positions(games: &[(Position, Vec<Move>)]) -> Vec<Chess> {
+    let mut all = Vec::new();
+    for (start, moves) in games {
+        let mut pos = start.chess().clone();
+        all.push(pos.clone());
+        for &mv in moves {
+            pos.play_unchecked(mv);
+            all.push(pos.clone());
+        }
+    }
+    all
+}
+
+/// Quantisation error in centipawns: mean absolute, largest, mean signed.
+struct Error {
+    mean: f64,
+    max: f64,
+    bias: f64,
+}
+
+/// Trains a model of `arch` a few epochs, writes it as a file, loads it as the engine does,
+/// and compares the engine's evaluation with the model's along every game.
+fn quantisation_error(arch: Architecture, games: &[(Position, Vec<Move>)]) -> Error {
+    let samples: Vec<Sample> = positions(games).iter().map(sample).collect();
+    let config = TrainConfig {
+        epochs: 4,
+        batch: 64,
+        lr: 0.005,
+        wdl: 0.0,
+        threads: 1,
+        seed: 5,
+        arch,
+    };
+    let mut model = Model::new(arch, config.seed);
+    let mut adam = Adam::new(model.layout().params);
+    let untrained = model.clone();
+    for epoch in 0..config.epochs {
+        train_epoch(&mut model, &mut adam, &samples, &config, epoch, |_, _| {});
+    }
+    assert_ne!(model, untrained, "{arch}: training moved nothing");
+    let path = std::env::temp_dir().join(format!(
+        "rookery-quantisation-{}-{}.nnue",
+        std::process::id(),
+        arch.to_string().replace([' ', ',', '>'], "_")
+    ));
+    std::fs::write(&path, model.quantise().to_bytes()).unwrap();
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 3);
+    let net = Arc::new(Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{arch}: {e}")));
+    assert_eq!(net.architecture(), &arch);
+
+    let table = ChessTable::new(1).unwrap();
+    let (mut total, mut signed, mut max, mut n) = (0.0f64, 0.0f64, 0.0f64, 0usize);
+    let mut compare = |board: &Board| {
+        let float = f64::from(model.forward(&sample(board.chess()))) * f64::from(SCALE);
+        let engine = f64::from(board.evaluate());
+        let error = engine - float;
+        total += error.abs();
+        signed += error;
+        max = max.max(error.abs());
+        n += 1;
+    };
+    for (start, moves) in games {
+        let mut board = Board::new(start.clone(), Some(&net));
+        compare(&board);
+        for &mv in moves {
+            board.do_move(mv, &table);
+            compare(&board);
+        }
+    }
+    Error {
+        mean: total / n as f64,
+        max,
+        bias: signed / n as f64,
+    }
+}
+
+#[test]
+fn the_engine_evaluates_a_trained_net_as_the_trainer_does() {
+    let games = games();
+    for activation in [Activation::CReLU, Activation::SCReLU] {
+        for buckets in [1, 8] {
+            for king_mirror in [false, true] {
+                let arch = Architecture {
+                    hidden: 256,
+                    activation,
+                    buckets,
+                    king_mirror,
+                };
+                let error = quantisation_error(arch, &games);
+                println!(
+                    "{arch}: quantisation error mean {:.2} cp, max {:.2} cp, mean signed {:+.2} cp",
+                    error.mean, error.max, error.bias
+                );
+                // Feature weights in steps of 1/255, output weights of 1/4096 (CReLU) or
+                // 1/128 (SCReLU), and the output rounded toward zero to whole centipawns.
+                let (mean, max) = match activation {
+                    Activation::CReLU => (1.5, 6.0),
+                    Activation::SCReLU => (3.0, 16.0),
+                };
+                assert!(
+                    error.mean <= mean && error.max <= max,
+                    "{arch}: mean {:.2} cp, max {:.2} cp",
+                    error.mean,
+                    error.max
+                );
+            }
+        }
+    }
+}
