@@ -13,22 +13,10 @@ use shakmaty::Chess;
 
 /// Every combination of the trainer's flags, at two hidden sizes.
 fn architectures() -> Vec<Architecture> {
-    let mut all = Vec::new();
-    for hidden in [16, 256] {
-        for activation in [Activation::CReLU, Activation::SCReLU] {
-            for buckets in [1, 8] {
-                for king_mirror in [false, true] {
-                    all.push(Architecture {
-                        hidden,
-                        activation,
-                        buckets,
-                        king_mirror,
-                    });
-                }
-            }
-        }
-    }
-    all
+    [16, 256]
+        .into_iter()
+        .flat_map(Architecture::every_kind)
+        .collect()
 }
 
 fn random_net(arch: Architecture, seed: u64) -> Network {

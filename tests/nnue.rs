@@ -29,20 +29,7 @@ fn random_net(arch: Architecture, seed: u64) -> Arc<Network> {
 
 /// Each shape the engine distinguishes, at a small hidden size.
 fn architectures() -> Vec<Architecture> {
-    let mut all = Vec::new();
-    for activation in [Activation::CReLU, Activation::SCReLU] {
-        for buckets in [1, 8] {
-            for king_mirror in [false, true] {
-                all.push(Architecture {
-                    hidden: 32,
-                    activation,
-                    buckets,
-                    king_mirror,
-                });
-            }
-        }
-    }
-    all
+    Architecture::every_kind(32)
 }
 
 fn king_mirrored() -> Architecture {

@@ -334,20 +334,7 @@ pub(crate) mod tests {
     }
 
     fn architectures() -> Vec<Architecture> {
-        let mut all = Vec::new();
-        for activation in [Activation::CReLU, Activation::SCReLU] {
-            for buckets in [1, 8] {
-                for king_mirror in [false, true] {
-                    all.push(Architecture {
-                        hidden: 32,
-                        activation,
-                        buckets,
-                        king_mirror,
-                    });
-                }
-            }
-        }
-        all
+        Architecture::every_kind(32)
     }
 
     #[test]

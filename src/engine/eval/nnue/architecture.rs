@@ -148,6 +148,32 @@ impl fmt::Display for Architecture {
 }
 
 impl Architecture {
+    /// Every shape at `hidden` values that the engine runs differently: each activation,
+    /// one or 8 output buckets, with and without king mirroring (8 shapes; for tests).
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::Architecture;
+    /// let shapes = Architecture::every_kind(32);
+    /// assert_eq!(shapes.len(), 8);
+    /// assert!(shapes.iter().all(|arch| arch.hidden == 32 && arch.check().is_ok()));
+    /// ```
+    pub fn every_kind(hidden: usize) -> Vec<Architecture> {
+        let mut all = Vec::new();
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            for buckets in [1, 8] {
+                for king_mirror in [false, true] {
+                    all.push(Architecture {
+                        hidden,
+                        activation,
+                        buckets,
+                        king_mirror,
+                    });
+                }
+            }
+        }
+        all
+    }
+
     /// Refuses a shape this engine does not run: a hidden size that is not a multiple of
     /// [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`], or 0 or more than [`MAX_BUCKETS`] buckets.
     pub fn check(&self) -> Result<(), String> {
