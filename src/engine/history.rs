@@ -32,20 +32,15 @@ impl QuietScorer<'_> {
     #[inline]
     pub fn score(&self, mv: Move, this: PieceTo) -> i32 {
         let (from, to) = squares(mv);
-        self.history[from][to] + self.continuation(this)
+        self.history[from][to] + continuation_sum(&self.continuations, this)
     }
+}
 
-    /// The continuation histories of a quiet move that puts down `this`, summed over the
-    /// plies.
-    #[inline]
-    pub fn continuation(&self, this: PieceTo) -> i32 {
-        let this = piece_to_index(this);
-        self.continuations
-            .iter()
-            .flatten()
-            .map(|row| i32::from(row[this]))
-            .sum()
-    }
+/// The entries of a quiet move that puts down `this` in continuation `rows`, summed.
+#[inline]
+fn continuation_sum(rows: &[Option<&[i16]>; 2], this: PieceTo) -> i32 {
+    let this = piece_to_index(this);
+    rows.iter().flatten().map(|row| i32::from(row[this])).sum()
 }
 
 /// Learned ordering knowledge of one search thread.
@@ -142,7 +137,17 @@ impl Heuristics {
 
     /// Continuation history of a quiet move `this` after `lineage`, summed over the plies.
     pub fn continuation(&self, lineage: Lineage, this: PieceTo) -> i32 {
-        self.quiet_scorer(Color::White, lineage).continuation(this)
+        continuation_sum(&self.continuation_rows(lineage), this)
+    }
+
+    /// The continuation rows of the moves one and two plies back in `lineage`.
+    fn continuation_rows(&self, lineage: Lineage) -> [Option<&[i16]>; 2] {
+        lineage.0.map(|earlier| {
+            earlier.map(|earlier| {
+                let start = piece_to_index(earlier) * PIECE_TO;
+                &self.continuation[start..start + PIECE_TO]
+            })
+        })
     }
 
     /// Everything the histories know of a quiet move: the ordering key of quiet moves and
@@ -157,12 +162,7 @@ impl Heuristics {
     pub fn quiet_scorer(&self, side: Color, lineage: Lineage) -> QuietScorer<'_> {
         QuietScorer {
             history: &self.history[usize::from(side.is_white())],
-            continuations: lineage.0.map(|earlier| {
-                earlier.map(|earlier| {
-                    let start = piece_to_index(earlier) * PIECE_TO;
-                    &self.continuation[start..start + PIECE_TO]
-                })
-            }),
+            continuations: self.continuation_rows(lineage),
         }
     }
 
