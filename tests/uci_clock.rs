@@ -199,3 +199,31 @@ fn a_movetime_longer_than_the_clock_allows_is_not_spent() {
         "{elapsed:?} with 1 s on the clock (hard limit {hard:?})"
     );
 }
+
+#[test]
+fn a_first_iteration_that_outgrows_the_clock_is_cut_short() {
+    // Promotions and captures on both wings: quiescence alone at depth 1 runs into the
+    // millions of nodes, seconds on any machine.
+    const PROMOTION_STORM: &str = "rnb1kbnr/rqPprRBR/8/8/8/8/ppppRBBB/NQRBBKBN w - - 0 1";
+    let mut e = Engine::start();
+    let pos = Position::from_fen(PROMOTION_STORM, false).unwrap();
+    e.send(&format!("position fen {PROMOTION_STORM}"));
+    e.ready();
+    let movetime = Duration::from_millis(100);
+    let (elapsed, _) = timed_go(&mut e, &pos, "movetime 100");
+    assert!(elapsed <= movetime + SLACK, "{elapsed:?} for movetime 100");
+    let (elapsed, _) = timed_go(&mut e, &pos, "wtime 300 btime 300");
+    assert!(
+        elapsed <= Duration::from_millis(300),
+        "{elapsed:?} with 300 ms on the clock"
+    );
+    // The client's stop is answered at once, searched move or not.
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(50));
+    let start = Instant::now();
+    e.send("stop");
+    let lines = e.until(WAIT, |l| l.starts_with("bestmove"));
+    let elapsed = start.elapsed();
+    check_answer(&pos, &lines);
+    assert!(elapsed <= SLACK, "{elapsed:?} from stop to bestmove");
+}

@@ -19,6 +19,9 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
+    /// Past the hard limit the search stops once its first iteration is complete; past
+    /// this one it stops even inside the first (which can explode, and the clock runs).
+    last_resort: Option<Duration>,
     /// Whether the soft limit is a plan made from a clock (and may be scaled); a
     /// `movetime` is a promise to use that time.
     scalable: bool,
@@ -45,6 +48,11 @@ impl TimeManager {
             let soft = (available / moves + inc.mul_f64(pct(tm_increment_pct()))).min(hard_cap);
             (soft, (soft * tm_hard_ratio() as u32).min(hard_cap))
         });
+        // Waiting for the first iteration may spend a quarter of what the clock holds; a
+        // movetime is a promise.
+        let clock_quarter = limits
+            .clock(us)
+            .map(|clock| clock.saturating_sub(overhead) / 4);
         let (soft, hard, scalable) = match (movetime, clock_plan) {
             (Some(t), None) => (Some(t), Some(t), false),
             (None, Some((soft, hard))) => (Some(soft), Some(hard), true),
@@ -53,10 +61,15 @@ impl TimeManager {
             (Some(t), Some((soft, hard))) => (Some(soft), Some(hard.min(t)), true),
             (None, None) => (None, None, false),
         };
+        let last_resort = match (hard, movetime, clock_quarter) {
+            (Some(hard), None, Some(quarter)) => Some(hard.max(quarter)),
+            _ => hard,
+        };
         TimeManager {
             start: Instant::now(),
             soft,
             hard,
+            last_resort,
             scalable,
         }
     }
@@ -85,6 +98,12 @@ impl TimeManager {
     /// Past the hard limit: stop now.
     pub fn hard_exceeded(&self) -> bool {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
+    }
+
+    /// Past the last resort: stop now, scored move or not.
+    pub fn last_resort_exceeded(&self) -> bool {
+        self.last_resort
+            .is_some_and(|limit| self.elapsed() >= limit)
     }
 
     /// The soft and hard limits, if timed.
@@ -220,6 +239,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn the_last_resort_waits_for_a_first_iteration_on_a_clock_but_keeps_a_movetime() {
+        let overhead = Duration::from_millis(10);
+        let last_resort = |limits: &Limits| {
+            TimeManager::new(limits, Color::White, overhead)
+                .last_resort
+                .unwrap()
+        };
+        // On the reserve nothing is planned, yet a first iteration may take a quarter of it.
+        assert_eq!(last_resort(&clock(50, 10, None)), Duration::from_millis(10));
+        // On a long clock the hard limit comes well before a quarter of the clock.
+        let long = clock(60_000, 0, None);
+        let hard = TimeManager::new(&long, Color::White, overhead)
+            .budget()
+            .1
+            .unwrap();
+        assert!(hard < last_resort(&long));
+        assert_eq!(last_resort(&long), Duration::from_millis(60_000 - 10) / 4);
+        // A movetime is a promise: no grace beyond it.
+        let movetime = Limits {
+            movetime: Some(Duration::from_millis(100)),
+            ..clock(60_000, 0, None)
+        };
+        assert_eq!(last_resort(&movetime), Duration::from_millis(90));
     }
 
     #[test]

@@ -335,7 +335,7 @@ struct Worker<'a> {
     nodes: u64,
     tb_hits: u64,
     seldepth: usize,
-    /// Depth of the iteration under way: the first always completes.
+    /// Depth of the iteration under way.
     iteration: i32,
     heuristics: Heuristics,
     correction: Correction,
@@ -707,7 +707,7 @@ impl Worker<'_> {
     /// iteration scored (the first move searched, or one that then beat it) is better
     /// informed than the last completed best; without one the completed best stands. Either
     /// way it was not the last line reported.
-    fn final_choice(&self, completed: i32) -> (RootMove, bool) {
+    fn final_choice(&mut self, completed: i32) -> (RootMove, bool) {
         let best = self.root_moves[0].clone();
         if self.iteration == completed {
             return (best, false);
@@ -724,9 +724,36 @@ impl Worker<'_> {
         let chosen = match (partial, self.completed_lines.first()) {
             (Some(rm), _) => rm.clone(),
             (None, Some(completed_best)) => completed_best.clone(),
-            (None, None) => best,
+            (None, None) => self.unsearched_choice(),
         };
         (chosen, true)
+    }
+
+    /// The move to play when the search was stopped before any root move had a score: the
+    /// table's move for the root when it has one, else the move after which the static
+    /// evaluation is best, scored by that evaluation.
+    fn unsearched_choice(&mut self) -> RootMove {
+        let table_move = self
+            .table
+            .probe(TableKey::from(self.board.key()))
+            .and_then(|e| e.mv.legal_in(self.board.chess()));
+        let mut scored = Vec::with_capacity(self.root_moves.len());
+        for rm in &self.root_moves {
+            self.board.do_move(rm.mv, self.table);
+            scored.push(-self.board.evaluate());
+            self.board.undo_move();
+        }
+        let (chosen, score) = self
+            .root_moves
+            .iter()
+            .zip(scored)
+            .max_by_key(|&(rm, score)| (Some(rm.mv) == table_move, score))
+            .expect("a search has a root move");
+        RootMove {
+            score,
+            scored_at: self.iteration,
+            ..chosen.clone()
+        }
     }
 
     /// At a limited strength, the line to play instead of `best`, if the level's random
@@ -906,10 +933,9 @@ impl Worker<'_> {
         best.score
     }
 
-    /// True when the search must unwind now. The first iteration always completes so a
-    /// scored move exists; later, the main thread polls the clock and node limit.
+    /// True when the search must unwind now.
     fn stopped(&self) -> bool {
-        self.iteration > 1 && self.signals.stop.load(Relaxed)
+        self.signals.stop.load(Relaxed)
     }
 
     /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
@@ -918,7 +944,7 @@ impl Worker<'_> {
         self.seldepth = self.seldepth.max(ply + 1);
         if self.nodes & self.poll_mask == 0 {
             self.publish_counters();
-            if self.id == 0 && self.iteration > 1 {
+            if self.id == 0 {
                 self.check_limits();
             }
         }
@@ -939,12 +965,17 @@ impl Worker<'_> {
         }
     }
 
+    /// Stops the search past the hard limit or the node limit once the first iteration is
+    /// complete, and past the clock's last resort in any case (a first iteration can
+    /// explode in quiescence).
     fn check_limits(&mut self) {
         if self.is_pondering() {
             return;
         }
         self.sync_ponder_hit();
-        if self.time.hard_exceeded() || self.limits.nodes.is_some_and(|n| self.total_nodes() >= n) {
+        let limit_reached =
+            self.time.hard_exceeded() || self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
+        if limit_reached && self.iteration > 1 || self.time.last_resort_exceeded() {
             self.signals.stop.store(true, Relaxed);
         }
     }
