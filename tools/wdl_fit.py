@@ -23,14 +23,18 @@ weighted least squares, then all eight coefficients refined together, again by F
 scoring. It prints the coefficients as Rust array literals for src/engine/wdl.rs, the games
 and positions used, and what the model says at 0 cp; --svg draws predicted against observed
 win, draw and loss rates by score for a few material ranges; --resample N refits N resamples
-of the games (each kept whole) to show how far the figures can be trusted.
+of the games (each kept whole) to show how far the figures can be trusted. --validate fits
+nothing: it sets the coefficients now in src/engine/wdl.rs against held-out games, predicted
+against observed rates by material range and 100-unit score bucket, and the model's draw rate
+at 0 with all the material against the games' own. Repeat --engine to use several names'
+moves (self-play).
 
 The fit needs scores in internal units. PGNs of a build that reports normalised centipawns
 (cp 100 = a 50% chance to win) need --normalised, which turns each score back into internal
 units with the coefficients now in src/engine/wdl.rs.
 
-Usage: tools/wdl_fit.py --engine NAME [--svg docs/wdl.svg] [--resample N] [--normalised]
-                        GAMES.pgn...
+Usage: tools/wdl_fit.py --engine NAME [--engine NAME]... [--svg docs/wdl.svg] [--resample N]
+                        [--normalised] [--validate] GAMES.pgn...
 
 Exit status 2 on bad input: an unreadable file, or no scored move of the engine.
 """
@@ -116,9 +120,10 @@ def read_coefficients(path):
 
 
 def read_games(paths, engine, normalised_by):
-    """Positions (v, material, outcome, game) of the engine's scored moves, and counts."""
+    """Positions (v, material, outcome, game) of the scored moves of the engines named in
+    `engine`, and counts (with the results of the games they played)."""
     positions = []
-    counts = dict(games=0, games_of_engine=0, moves=0, book=0, unscored=0, mate=0)
+    counts = dict(games=0, games_of_engine=0, moves=0, book=0, unscored=0, mate=0, draws=0)
     for path in paths:
         try:
             handle = open(path, encoding="utf-8", errors="replace")
@@ -137,12 +142,13 @@ def read_games(paths, engine, normalised_by):
                     continue
                 headers = game.headers
                 colours = [c for c, tag in ((chess.WHITE, "White"), (chess.BLACK, "Black"))
-                           if headers.get(tag) == engine]
+                           if headers.get(tag) in engine]
                 result = {"1-0": chess.WHITE, "0-1": chess.BLACK, "1/2-1/2": None}
                 if not colours or headers.get("Result") not in result:
                     continue
                 counts["games_of_engine"] += 1
                 winner = result[headers["Result"]]
+                counts["draws"] += winner is None
                 board = game.board()
                 for node in game.mainline():
                     mover = board.turn
@@ -493,12 +499,51 @@ def resample(kept, args):
               f"{statistics.mean(d):5.3f} ± {statistics.stdev(d):5.3f}")
 
 
+def validate(kept, games, draws, A, B, limit):
+    """Predicted against observed win, draw and loss rates of held-out positions, by
+    material range and score bucket, under the coefficients A and B; and the model's draw
+    rate at 0 with all the material against the games' own draw rate."""
+    step = 100
+    print(f"held-out positions: {len(kept)} (scores in internal units; predicted is the "
+          "model's mean over the bucket's positions)")
+    print()
+    print("material  score        positions   predicted win/draw/loss   observed win/draw/loss")
+    for low, high in ((17, 30), (31, 55), (56, 78)):
+        for centre in range(-limit + step // 2, limit, step):
+            bucket = [p for p in kept if low <= p[1] <= high
+                      and centre - step // 2 <= p[0] < centre + step // 2]
+            if not bucket:
+                continue
+            predicted = [0.0, 0.0, 0.0]
+            for v, mat, *_ in bucket:
+                m = scale(mat)
+                for k, q in enumerate(probabilities(v, cubic(A, m), cubic(B, m))):
+                    predicted[k] += q / len(bucket)
+            observed = [sum(1 for p in bucket if p[2] == k) / len(bucket) for k in range(3)]
+            span = f"{centre - step // 2:+d}..{centre + step // 2 - 1:+d}"
+            print(f"{low:3}-{high:<3}   {span:>11}  {len(bucket):9}     "
+                  f"{predicted[0]:5.3f} {predicted[1]:5.3f} {predicted[2]:5.3f}"
+                  f"        {observed[0]:5.3f} {observed[1]:5.3f} {observed[2]:5.3f}")
+    nll = -sum(math.log(max(probabilities(v, cubic(A, scale(mat)), cubic(B, scale(mat)))[o],
+                            1e-12))
+               for v, mat, o, _ in kept) / len(kept)
+    print()
+    print(f"held-out log-loss of the model: {nll:.5f} nats a position")
+    a, b = cubic(A, scale(MATERIAL_MAX)), cubic(B, scale(MATERIAL_MAX))
+    model_draw = probabilities(0, a, b)[1]
+    rate = draws / games
+    print(f"draw rate at 0 with all the material ({MATERIAL_MAX}): model {model_draw:.3f}; "
+          f"the games drew {draws} of {games} ({rate:.3f}): "
+          f"{abs(model_draw - rate) * 100:.1f} points apart")
+
+
 def main():
     parser = argparse.ArgumentParser(
         description="Fits the win/draw/loss model to one engine's scores in fastchess PGNs.")
     parser.add_argument("pgn", nargs="+", help="fastchess PGN files")
-    parser.add_argument("--engine", required=True,
-                        help="the engine whose moves are used, as the White/Black tags name it")
+    parser.add_argument("--engine", required=True, action="append",
+                        help="the engine whose moves are used, as the White/Black tags name it "
+                             "(repeat it for self-play: each name's moves are used)")
     parser.add_argument("--max-score", type=int, default=400,
                         help="leave out scores beyond this, in internal units (default 400)")
     parser.add_argument("--material-min", type=int, default=MATERIAL_MIN,
@@ -511,6 +556,9 @@ def main():
                         help="the scores are normalised centipawns: undo that with the "
                              "coefficients of src/engine/wdl.rs")
     parser.add_argument("--svg", help="write the plot of predicted against observed rates here")
+    parser.add_argument("--validate", action="store_true",
+                        help="fit nothing: compare the coefficients of src/engine/wdl.rs with "
+                             "held-out games, by material and score bucket")
     parser.add_argument("--resample", type=int, default=0, metavar="N",
                         help="refit N resamples of the games (each game kept whole) and print "
                              "the spread of a and of the draw rate at 0")
@@ -524,22 +572,28 @@ def main():
 
 def run(args):
     normalised_by = read_coefficients(WDL_RS)[0] if args.normalised else None
-    positions, counts = read_games(args.pgn, args.engine, normalised_by)
+    positions, counts = read_games(args.pgn, set(args.engine), normalised_by)
+    names = "', '".join(args.engine)
     if counts["games"] == 0:
         raise BadInput(f"no games in {', '.join(args.pgn)}")
     if counts["games_of_engine"] == 0:
-        raise BadInput(f"no finished game of an engine named '{args.engine}' "
+        raise BadInput(f"no finished game of an engine named '{names}' "
                        f"in {counts['games']} games")
     in_range = [p for p in positions if args.material_min <= p[1] <= args.material_max]
     kept = [p for p in in_range if abs(p[0]) <= args.max_score]
     if not kept:
-        raise BadInput(f"no scored move of '{args.engine}' within ±{args.max_score} "
+        raise BadInput(f"no scored move of '{names}' within ±{args.max_score} "
                        f"at material {args.material_min}-{args.material_max}")
+    if args.validate:
+        A, B = read_coefficients(WDL_RS)
+        print(f"games: {counts['games']} read, {counts['games_of_engine']} of '{names}'")
+        validate(kept, counts["games_of_engine"], counts["draws"], A, B, args.max_score)
+        return
     rows, start, theta, nll, model = fit(kept, args.bucket, args.max_score)
     A, B = theta[:4], theta[4:]
 
-    print(f"games: {counts['games']} read, {counts['games_of_engine']} of '{args.engine}'")
-    print(f"moves of '{args.engine}': {counts['moves']}; left out: {counts['book']} book, "
+    print(f"games: {counts['games']} read, {counts['games_of_engine']} of '{names}'")
+    print(f"moves of '{names}': {counts['moves']}; left out: {counts['book']} book, "
           f"{counts['unscored']} without a score, {counts['mate']} mate scores, "
           f"{len(positions) - len(in_range)} with material outside "
           f"{args.material_min}-{args.material_max}, "
