@@ -5,6 +5,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::{BestSoFar, Improvement, Worker, landing};
+use crate::chess::tactical::tactical_moves;
 use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
 use crate::engine::params::*;
@@ -442,11 +443,23 @@ impl Worker<'_> {
         } else {
             Some(best.score + qs_futility_margin())
         };
-        // Moves only when standing pat did not settle the node.
-        let moves = self.board.legal_moves();
-        if moves.is_empty() {
-            return if in_check { -MATE + ply as i32 } else { 0 };
-        }
+        // Moves only when standing pat did not settle the node: out of check only the
+        // captures and promotions it searches (a stalemate is then scored as its stand pat).
+        let tactical = if in_check {
+            None
+        } else {
+            tactical_moves(self.board.chess())
+        };
+        let moves = match tactical {
+            Some(moves) => moves,
+            None => {
+                let moves = self.board.legal_moves();
+                if moves.is_empty() {
+                    return if in_check { -MATE + ply as i32 } else { 0 };
+                }
+                moves
+            }
+        };
         let mut picker = TacticalPicker::default();
         picker.fill(self.board.chess(), &moves, in_check);
         for mv in picker.by_ref() {

@@ -1,0 +1,176 @@
+//! The legal captures and promotions of a position, generated without its quiet moves:
+//! what quiescence searches. shakmaty generates every legal move and offers no subset
+//! cheaper than that, and most of a quiescence node's moves are quiet.
+
+use shakmaty::{
+    Bitboard, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Rank, Role,
+    Square, attacks,
+};
+
+/// The roles a pawn promotes to.
+const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
+
+/// The legal moves of `pos` that capture or promote, or `None` when `pos` is in check or
+/// has a legal en-passant capture: there the caller generates every legal move (evasions
+/// are all searched, and en passant's legality needs the whole board after the move).
+///
+/// ```
+/// use rookery::chess::{Position, tactical::tactical_moves};
+/// let pos = Position::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// // exd5 and four promotions on b8.
+/// assert_eq!(tactical_moves(pos.chess()).unwrap().len(), 5);
+/// ```
+pub fn tactical_moves(pos: &Chess) -> Option<MoveList> {
+    if pos.is_check() || pos.ep_square(EnPassantMode::Legal).is_some() {
+        return None;
+    }
+    let board = pos.board();
+    let us = pos.turn();
+    let king = board.king_of(us)?;
+    let theirs = board.by_color(!us);
+    let occupied = board.occupied();
+    let pinned = pinned(board, us, king);
+    let mut moves = MoveList::new();
+    // A pinned piece moves only along the line through its king and its pinner.
+    let mut add = |role: Role, from: Square, to: Square, promotion: Option<Role>| {
+        if !pinned.contains(from) || attacks::aligned(from, to, king) {
+            let capture = board.role_at(to);
+            moves.push(Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            });
+        }
+    };
+
+    let last_rank = Bitboard::from_rank(us.fold_wb(Rank::Eighth, Rank::First));
+    for from in board.pawns() & board.by_color(us) {
+        let mut targets = attacks::pawn_attacks(us, from) & theirs;
+        if let Some(ahead) = from.offset(us.fold_wb(8, -8))
+            && last_rank.contains(ahead)
+            && !occupied.contains(ahead)
+        {
+            targets.add(ahead);
+        }
+        for to in targets {
+            if last_rank.contains(to) {
+                for role in PROMOTIONS {
+                    add(Role::Pawn, from, to, Some(role));
+                }
+            } else {
+                add(Role::Pawn, from, to, None);
+            }
+        }
+    }
+    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
+        let piece = role.of(us);
+        for from in board.by_piece(piece) {
+            for to in attacks::attacks(from, piece, occupied) & theirs {
+                add(role, from, to, None);
+            }
+        }
+    }
+    // The king takes only what no enemy piece guards (out of check, no slider's line runs
+    // through the king's square, so the square it leaves hides nothing).
+    for to in attacks::king_attacks(king) & theirs {
+        if board.attacks_to(to, !us, occupied).is_empty() {
+            add(Role::King, king, to, None);
+        }
+    }
+    Some(moves)
+}
+
+/// `us`'s pieces that stand alone between their king on `king` and an enemy slider.
+fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
+    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
+        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
+    let mut pinned = Bitboard::EMPTY;
+    for sniper in snipers & board.by_color(!us) {
+        let between = attacks::between(king, sniper) & board.occupied();
+        if between.count() == 1 {
+            pinned |= between & board.by_color(us);
+        }
+    }
+    pinned
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+
+    /// The captures and promotions among shakmaty's legal moves, as a sorted list.
+    fn reference(pos: &Chess) -> Vec<String> {
+        let mut moves: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.is_capture() || m.is_promotion())
+            .map(|m| format!("{m:?}"))
+            .collect();
+        moves.sort();
+        moves
+    }
+
+    fn generated(pos: &Chess) -> Option<Vec<String>> {
+        let mut moves: Vec<String> = tactical_moves(pos)?
+            .iter()
+            .map(|m| format!("{m:?}"))
+            .collect();
+        moves.sort();
+        Some(moves)
+    }
+
+    /// Random games from positions rich in pins, promotions and king captures: at every
+    /// position the generator covers, its moves are exactly shakmaty's legal captures and
+    /// promotions.
+    #[test]
+    fn tactical_moves_are_the_legal_captures_and_promotions() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "4k3/8/8/q2Pp3/8/8/8/4K2R w - e6 0 1",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let (mut covered, mut declined) = (0, 0);
+        for fen in starts {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen, false).unwrap().chess().clone();
+                for _ in 0..60 {
+                    match generated(&pos) {
+                        Some(moves) => {
+                            assert_eq!(moves, reference(&pos), "{}", fen_of(&pos));
+                            covered += 1;
+                        }
+                        None => declined += 1,
+                    }
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    pos.play_unchecked(legal[rng.random_range(0..legal.len())]);
+                }
+            }
+        }
+        assert!(covered > 10_000 && declined > 100, "{covered} {declined}");
+    }
+
+    fn fen_of(pos: &Chess) -> String {
+        shakmaty::fen::Fen::from_position(pos, EnPassantMode::Legal).to_string()
+    }
+
+    #[test]
+    fn in_check_or_with_en_passant_the_caller_generates_everything() {
+        let check = Position::from_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", false).unwrap();
+        assert!(tactical_moves(check.chess()).is_none());
+        let en_passant = Position::from_fen("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1", false).unwrap();
+        assert!(tactical_moves(en_passant.chess()).is_none());
+    }
+}
