@@ -113,9 +113,10 @@ enum Stage {
 /// The main search's staged move picker over a node's legal moves. It generates them only
 /// after the table move (none at all when the table move cuts), and borrows the history
 /// tables only while it is asked for a move, so the search may update them in between.
-pub struct MovePicker {
-    /// The node's legal moves, once generated.
-    moves: Option<MoveList>,
+pub struct MovePicker<'m> {
+    /// The node's legal moves, once generated (the node's own list, borrowed: 2 KB not
+    /// copied in).
+    moves: &'m mut Option<MoveList>,
     side: Color,
     lineage: Lineage,
     tt_move: Option<Move>,
@@ -128,17 +129,19 @@ pub struct MovePicker {
     losing: Scored,
 }
 
-impl MovePicker {
+impl<'m> MovePicker<'m> {
     /// A picker over the legal moves of a node at `ply`, reached by `lineage`: `moves` when
-    /// they were generated already, else generated when needed. `tt_move` must be legal.
+    /// they were generated already, else generated there when needed. `tt_move` must be
+    /// legal.
+    #[inline]
     pub fn new(
         pos: &Chess,
-        moves: Option<MoveList>,
+        moves: &'m mut Option<MoveList>,
         tt_move: Option<Move>,
         heuristics: &Heuristics,
         ply: usize,
         lineage: Lineage,
-    ) -> MovePicker {
+    ) -> MovePicker<'m> {
         let killers = heuristics.killers[ply.min(MAX_PLY)];
         MovePicker {
             moves,
@@ -325,9 +328,10 @@ mod tests {
         heuristics.killers[3] = [Some(foreign), Some(quiet[7])];
 
         for (ply, expected_refutations) in [(2, vec![quiet[5]]), (3, vec![quiet[7]])] {
+            let mut generated = None;
             let mut picker = MovePicker::new(
                 &pos,
-                None,
+                &mut generated,
                 Some(tt_move),
                 &heuristics,
                 ply,
@@ -383,7 +387,8 @@ mod tests {
         let lineage = Lineage::default();
         let this = (favourite.role().of(side), favourite.to());
         heuristics.reward(side, 10, 8, (favourite, this), &[], lineage);
-        let mut picker = MovePicker::new(&pos, Some(moves), None, &heuristics, 1, lineage);
+        let mut moves = Some(moves);
+        let mut picker = MovePicker::new(&pos, &mut moves, None, &heuristics, 1, lineage);
         let picked = drain(&pos, &mut picker, &heuristics);
         // Rewarding made it a killer at ply 10, not at ply 1: here it leads on history.
         assert_eq!(picked[0].mv, favourite);

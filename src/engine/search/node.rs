@@ -212,7 +212,7 @@ impl Worker<'_> {
         ]);
         let mut picker = MovePicker::new(
             self.board.chess(),
-            moves,
+            &mut moves,
             tt_move,
             &self.heuristics,
             ply,
