@@ -100,7 +100,7 @@ impl TimeManager {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 
-    /// Past the last resort: stop now, scored move or not.
+    /// Past the last resort: stop now, inside the first iteration too.
     pub fn last_resort_exceeded(&self) -> bool {
         self.last_resort
             .is_some_and(|limit| self.elapsed() >= limit)

@@ -445,12 +445,7 @@ impl Worker<'_> {
         };
         // Moves only when standing pat did not settle the node: out of check only the
         // captures and promotions it searches (a stalemate is then scored as its stand pat).
-        let tactical = if in_check {
-            None
-        } else {
-            tactical_moves(self.board.chess())
-        };
-        let moves = match tactical {
+        let moves = match tactical_moves(self.board.chess()) {
             Some(moves) => moves,
             None => {
                 let moves = self.board.legal_moves();
