@@ -249,7 +249,7 @@ fn skill_level_20_searches_as_the_default_engine() {
 
 #[test]
 fn skill_levels_search_as_the_uci_elo_they_map_to() {
-    for (level, elo) in [("0", ELO_MIN), ("10", 1915), ("19", ELO_MAX)] {
+    for (level, elo) in [("0", ELO_MIN), ("10", 1589), ("19", ELO_MAX)] {
         let elo_text = elo.to_string();
         let by_elo = [
             ("UCI_LimitStrength", "true"),

@@ -33,7 +33,7 @@ fn handshake_lists_id_and_options() {
         "option name UCI_Chess960 type check default false",
         "option name Debug Log File type string",
         "option name UCI_LimitStrength type check default false",
-        "option name UCI_Elo type spin default 1320 min 1320 max 2450",
+        "option name UCI_Elo type spin default 500 min 500 max 2570",
         "option name Skill Level type spin default 20 min 0 max 20",
     ] {
         assert!(
@@ -722,9 +722,9 @@ fn a_game_at_limited_strength_answers_every_move_by_the_rules() {
             break;
         }
         let (elo, budget) = if ply % 2 == 0 {
-            (1320, 2_160)
+            (500, 250)
         } else {
-            (2150, 22_000)
+            (2070, 22_000)
         };
         e.send(&format!("setoption name UCI_Elo value {elo}"));
         e.send(&format!("position startpos moves {}", moves.join(" ")));
@@ -764,7 +764,7 @@ fn skill_level_limits_the_search_and_refuses_levels_out_of_range() {
             "readyok",
         ]
     );
-    // Level 0 still holds: the weakest level's budget (1320 Elo, 2,160 nodes), to within
+    // Level 0 still holds: the weakest level's budget (500 Elo, 250 nodes), to within
     // one look at it and the first iteration.
     e.send("position startpos");
     let lines = e.go("movetime 2000");
@@ -774,5 +774,5 @@ fn skill_level_limits_the_search_and_refuses_levels_out_of_range() {
         .filter_map(|l| info_value(l, "nodes"))
         .max()
         .unwrap();
-    assert!(nodes <= 2_160 + 1_000, "{nodes} nodes at Skill Level 0");
+    assert!(nodes <= 250 + 1_000, "{nodes} nodes at Skill Level 0");
 }

@@ -7,10 +7,10 @@
 //!   each gives away, and never one that gives away more than the level's margin.
 //!
 //! The margin keeps the weaker moves human: the strongest levels drop at most a fraction of
-//! a pawn, the weakest at most two pawns, so no level leaves a piece hanging on purpose, and
-//! none plays into a mate its search saw or misses a mate in one. The table's Elo figures
-//! are anchored to the reference engines' public CCRL ratings by the gauntlets in
-//! `docs/strength.md`, where every figure has its command. A `Skill Level` below 20 plays
+//! a pawn, the weakest at most three pawns (less than a knight), so no level leaves a piece
+//! hanging on purpose, and none plays into a mate its search saw or misses a mate in one.
+//! The table's Elo figures are measured on the scale of the reference engines' public CCRL
+//! ratings by the games in `docs/strength.md`, where every figure has its command. A `Skill Level` below 20 plays
 //! at the Elo [`skill_level_elo`] gives it, on the same table.
 
 use rand::{Rng, RngExt};
@@ -18,9 +18,9 @@ use rand::{Rng, RngExt};
 use super::score::{MATE, MATE_BOUND};
 
 /// Weakest level offered.
-pub const ELO_MIN: i64 = 1320;
+pub const ELO_MIN: i64 = LEVELS[0].elo;
 /// Strongest level offered (below the unlimited engine).
-pub const ELO_MAX: i64 = 2450;
+pub const ELO_MAX: i64 = LEVELS[LEVELS.len() - 1].elo;
 /// Level at start.
 pub const ELO_DEFAULT: i64 = ELO_MIN;
 
@@ -36,7 +36,7 @@ pub const SKILL_MAX: i64 = 20;
 /// ```
 /// use rookery::engine::strength::{ELO_MAX, ELO_MIN, skill_level_elo};
 /// assert_eq!(skill_level_elo(0), Some(ELO_MIN));
-/// assert_eq!(skill_level_elo(10), Some(1915));
+/// assert_eq!(skill_level_elo(10), Some(1589));
 /// assert_eq!(skill_level_elo(19), Some(ELO_MAX));
 /// assert_eq!(skill_level_elo(20), None);
 /// ```
@@ -65,48 +65,77 @@ struct Level {
 /// The calibration, weakest first. Between two rows nodes interpolate geometrically, the
 /// margins linearly, and the line count is the weaker row's.
 ///
-/// Nodes per line follow one fit over the calibration gauntlets at 5+0.05 (`docs/strength.md`,
-/// "Playing strength for people"): 155 Elo per doubling, 2294 at 42,000 nodes per line.
-/// From 2150 up a level plays its best line; below, it searches two to four lines and may
-/// play a weaker one. Levels below 2000 are the fit extended, weaker than every reference.
-const LEVELS: [Level; 6] = [
+/// Each row's Elo is what its setting measured (rounded to 10): gauntlets at 5+0.05 against
+/// the reference engines for the strongest rows, and games against the stronger rows for
+/// those weaker than every reference, all rated by one fit (`docs/strength.md`,
+/// "Calibration"). From 2070 up a level plays its best line; below, it searches two to five
+/// lines and may play a weaker one.
+const LEVELS: [Level; 10] = [
     Level {
-        elo: 1320,
+        elo: 500,
+        nodes_per_line: 50,
+        lines: 5,
+        max_loss: 300,
+        temperature: 180,
+    },
+    Level {
+        elo: 640,
+        nodes_per_line: 150,
+        lines: 4,
+        max_loss: 250,
+        temperature: 130,
+    },
+    Level {
+        elo: 900,
         nodes_per_line: 540,
         lines: 4,
         max_loss: 200,
         temperature: 90,
     },
     Level {
-        elo: 1700,
+        elo: 1190,
+        nodes_per_line: 1_273,
+        lines: 4,
+        max_loss: 160,
+        temperature: 70,
+    },
+    Level {
+        elo: 1500,
         nodes_per_line: 3_000,
         lines: 3,
         max_loss: 120,
         temperature: 50,
     },
     Level {
-        elo: 2000,
+        elo: 1770,
+        nodes_per_line: 5_745,
+        lines: 3,
+        max_loss: 85,
+        temperature: 35,
+    },
+    Level {
+        elo: 1950,
         nodes_per_line: 11_000,
         lines: 2,
         max_loss: 50,
         temperature: 20,
     },
     Level {
-        elo: 2150,
+        elo: 2070,
         nodes_per_line: 22_000,
         lines: 1,
         max_loss: 0,
         temperature: 1,
     },
     Level {
-        elo: 2300,
+        elo: 2310,
         nodes_per_line: 43_000,
         lines: 1,
         max_loss: 0,
         temperature: 1,
     },
     Level {
-        elo: 2450,
+        elo: 2570,
         nodes_per_line: 84_000,
         lines: 1,
         max_loss: 0,
