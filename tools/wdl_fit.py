@@ -31,10 +31,12 @@ moves (self-play).
 
 The fit needs scores in internal units. PGNs of a build that reports normalised centipawns
 (cp 100 = a 50% chance to win) need --normalised, which turns each score back into internal
-units with the coefficients now in src/engine/wdl.rs.
+units with the coefficients now in src/engine/wdl.rs; --normalised-with FILE takes them from a
+copy of that file instead (`git show COMMIT:src/engine/wdl.rs > FILE` for the commit that
+played the games), so that games of an older build can be checked against a new fit.
 
 Usage: tools/wdl_fit.py --engine NAME [--engine NAME]... [--svg docs/wdl.svg] [--resample N]
-                        [--normalised] [--validate] GAMES.pgn...
+                        [--normalised | --normalised-with FILE] [--validate] GAMES.pgn...
 
 Exit status 2 on bad input: an unreadable file, or no scored move of the engine.
 """
@@ -555,6 +557,10 @@ def main():
     parser.add_argument("--normalised", action="store_true",
                         help="the scores are normalised centipawns: undo that with the "
                              "coefficients of src/engine/wdl.rs")
+    parser.add_argument("--normalised-with", metavar="WDL_RS",
+                        help="as --normalised, with the coefficients of this copy of "
+                             "src/engine/wdl.rs: the one the build that played the games was "
+                             "made with, when the file now holds others")
     parser.add_argument("--svg", help="write the plot of predicted against observed rates here")
     parser.add_argument("--validate", action="store_true",
                         help="fit nothing: compare the coefficients of src/engine/wdl.rs with "
@@ -571,7 +577,10 @@ def main():
 
 
 def run(args):
-    normalised_by = read_coefficients(WDL_RS)[0] if args.normalised else None
+    if args.normalised_with:
+        normalised_by = read_coefficients(args.normalised_with)[0]
+    else:
+        normalised_by = read_coefficients(WDL_RS)[0] if args.normalised else None
     positions, counts = read_games(args.pgn, set(args.engine), normalised_by)
     names = "', '".join(args.engine)
     if counts["games"] == 0:

@@ -22,11 +22,11 @@ use shakmaty::Board;
 
 use super::score::TB_BOUND;
 
-// Fitted by `tools/wdl_fit.py` to 400 games at 5+0.05 (15,239 positions).
+// Fitted by `tools/wdl_fit.py` to 400 self-play games at 5+0.05 (docs/uci.md).
 /// a(m)'s coefficients, highest power first (internal units).
-const A: [f64; 4] = [-486.218, 1367.079, -1287.014, 481.513];
+const A: [f64; 4] = [-183.129, 662.249, -761.144, 361.177];
 /// b(m)'s coefficients, highest power first (internal units).
-const B: [f64; 4] = [-326.783, 794.530, -569.494, 187.182];
+const B: [f64; 4] = [92.787, -132.856, 42.636, 62.063];
 
 /// Less material than this is read as this much.
 const MATERIAL_MIN: i32 = 17;
@@ -166,9 +166,9 @@ mod tests {
 
     #[test]
     fn an_even_score_draws_as_often_as_the_fit_says() {
-        // The fit's draw rates at 0 (docs/uci.md): 31% with all the pieces, 41% in the
-        // middlegame, 86% with little left.
-        for (material, draws) in [(78, 309), (58, 415), (17, 863)] {
+        // The fit's draw rates at 0 (docs/uci.md): 40% with all the pieces, 55% in the
+        // middlegame, 90% with little left.
+        for (material, draws) in [(78, 404), (58, 546), (17, 896)] {
             let [w, d, l] = win_draw_loss(0, material);
             assert_eq!(w, l, "{material}");
             assert!(d.abs_diff(draws) <= 5, "{d} at {material}, not {draws}");
