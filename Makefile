@@ -1,8 +1,9 @@
 # OpenBench and `make` users: builds the engine binary as $(EXE).
 #   make                 ./rookery
 #   make EXE=/tmp/x      /tmp/x, then `/tmp/x bench` prints `N nodes M nps` last
-# The binary is tuned for the building machine (target-cpu=native); `cargo build --release`
-# gives the portable one.
+# The binary is built for the building machine (target-cpu=native), as OpenBench expects;
+# `cargo build --release` gives the portable one, which was the faster of the two on the
+# development machine (README, "Install").
 #   make release         release/rookery-X.Y.Z-linux-x86-64-v1 ... -v4, each checked
 #                        against the portable build's bench (tools/release.sh)
 
