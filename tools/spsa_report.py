@@ -31,6 +31,8 @@ def tunables(engine):
         out = subprocess.run([engine, "spsa"], capture_output=True, text=True, timeout=30)
     except OSError as e:
         raise BadInput(f"{engine}: {e.strerror}")
+    except subprocess.TimeoutExpired:
+        raise BadInput(f"{engine} spsa: no answer in 30 s")
     if out.returncode != 0:
         raise BadInput(f"{engine} spsa: {out.stderr.strip() or 'failed'} (a `tune` build?)")
     found = {}
@@ -42,7 +44,8 @@ def tunables(engine):
 
 
 def read_log(path, known):
-    """Games per iteration is not in the log: rows of (k, {name: value})."""
+    """The log's tunables and its rows (k, games played, {name: value}); a row that is not
+    whole (the last one of a run being written) is left out."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
@@ -54,8 +57,17 @@ def read_log(path, known):
     unknown = [n for n in names if n not in known]
     if unknown:
         raise BadInput(f"{path}: the engine has no tunable {', '.join(unknown)}")
-    return names, [(int(r[0]), sum(int(x) for x in r[1:4]), dict(zip(names, map(float, r[4:]))))
-                   for r in rows[1:]]
+    whole = []
+    for r in rows[1:]:
+        try:
+            if len(r) == 4 + len(names):
+                whole.append((int(r[0]), sum(int(x) for x in r[1:4]),
+                              dict(zip(names, map(float, r[4:])))))
+        except ValueError:
+            pass
+    if not whole:
+        raise BadInput(f"{path}: no whole iteration yet")
+    return names, whole
 
 
 def svg(path, names, rows, known, named):
@@ -85,7 +97,7 @@ def svg(path, names, rows, known, named):
                f'games played ({games[-1]})</text>')
     out.append(f'<text x="14" y="{TOP + plot_h / 2}" text-anchor="middle" '
                f'transform="rotate(-90 14 {TOP + plot_h / 2})">move from default / c_end</text>')
-    for n in names:
+    for n in [n for n in names if n not in named] + named:
         colour = COLOURS[named.index(n)] if n in named else "#ccc"
         points = " ".join("%.1f,%.1f" % xy(g, m) for g, m in zip(games, moves[n]))
         out.append(f'<polyline fill="none" stroke="{colour}" stroke-width="1.5" '

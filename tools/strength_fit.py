@@ -63,7 +63,8 @@ def read(path):
             in_table = True
         elif in_table and (m := ROW.match(line)):
             n, w, d, l = (int(m.group(i)) for i in range(2, 6))
-            rows.append((m.group(1), n, w, d, l))
+            if n > 0:
+                rows.append((m.group(1), n, w, d, l))
         elif m := RESULT.match(line):
             name = m.group(1)
         elif m := FAULT.match(line):
@@ -99,6 +100,22 @@ def inverse(matrix):
     n = len(matrix)
     columns = [solve(matrix, [1.0 if i == j else 0.0 for i in range(n)]) for j in range(n)]
     return [[columns[j][i] for j in range(n)] for i in range(n)]
+
+
+def unanchored(pairs, players):
+    """The players no chain of games that were not clean sweeps ties to a reference."""
+    linked = {p: set() for p in set(players) | set(ANCHORS)}
+    for a, b, n, pts in pairs:
+        if 0 < pts < n:
+            linked[a].add(b)
+            linked[b].add(a)
+    reached, todo = set(ANCHORS), list(ANCHORS)
+    while todo:
+        for q in linked[todo.pop()]:
+            if q not in reached:
+                reached.add(q)
+                todo.append(q)
+    return [p for p in players if p not in reached]
 
 
 def fit(pairs, players):
@@ -146,6 +163,11 @@ def main(paths):
             faults[p] = faults.get(p, 0) + k
         for p, k in file_warnings.items():
             warnings[p] = warnings.get(p, 0) + k
+    loose = unanchored(pairs, players)
+    if loose:
+        raise BadInput(f"no chain of games that were not clean sweeps ties {', '.join(loose)} "
+                       f"to a reference ({', '.join(ANCHORS)}): play them against closer "
+                       "opponents")
     rating, covariance = fit(pairs, players)
     error = {p: 1.96 * math.sqrt(max(covariance[i][i], 0.0)) for i, p in enumerate(players)}
 

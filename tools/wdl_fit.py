@@ -34,9 +34,12 @@ The fit needs scores in internal units. PGNs of a build that reports normalised 
 units with the coefficients now in src/engine/wdl.rs; --normalised-with FILE takes them from a
 copy of that file instead (`git show COMMIT:src/engine/wdl.rs > FILE` for the commit that
 played the games), so that games of an older build can be checked against a new fit.
+--validate --model FILE checks the coefficients of such a copy (an earlier model) instead
+of the file's own.
 
 Usage: tools/wdl_fit.py --engine NAME [--engine NAME]... [--svg docs/wdl.svg] [--resample N]
-                        [--normalised | --normalised-with FILE] [--validate] GAMES.pgn...
+                        [--normalised | --normalised-with FILE] [--validate [--model FILE]]
+                        GAMES.pgn...
 
 Exit status 2 on bad input: an unreadable file, or no scored move of the engine.
 """
@@ -111,7 +114,9 @@ def read_coefficients(path):
         with open(path, encoding="utf-8") as f:
             text = f.read()
     except OSError as e:
-        raise BadInput(f"--normalised reads the coefficients of {path}: {e.strerror}")
+        raise BadInput(f"cannot read the coefficients of {path}: {e.strerror}")
+    except UnicodeDecodeError:
+        raise BadInput(f"{path} is not a copy of src/engine/wdl.rs (not UTF-8 text)")
     found = {}
     for name in ("A", "B"):
         match = re.search(r"\bconst " + name + r": \[f64; 4\] = \[([^\]]*)\]", text)
@@ -554,17 +559,21 @@ def main():
                         help=f"leave out positions with more material (default {MATERIAL_MAX})")
     parser.add_argument("--bucket", type=int, default=400,
                         help="least positions per material bucket of the first step (default 400)")
-    parser.add_argument("--normalised", action="store_true",
-                        help="the scores are normalised centipawns: undo that with the "
-                             "coefficients of src/engine/wdl.rs")
-    parser.add_argument("--normalised-with", metavar="WDL_RS",
-                        help="as --normalised, with the coefficients of this copy of "
-                             "src/engine/wdl.rs: the one the build that played the games was "
-                             "made with, when the file now holds others")
+    scale = parser.add_mutually_exclusive_group()
+    scale.add_argument("--normalised", action="store_true",
+                       help="the scores are normalised centipawns: undo that with the "
+                            "coefficients of src/engine/wdl.rs")
+    scale.add_argument("--normalised-with", metavar="WDL_RS",
+                       help="as --normalised, with the coefficients of this copy of "
+                            "src/engine/wdl.rs: the one the build that played the games was "
+                            "made with, when the file now holds others")
     parser.add_argument("--svg", help="write the plot of predicted against observed rates here")
     parser.add_argument("--validate", action="store_true",
                         help="fit nothing: compare the coefficients of src/engine/wdl.rs with "
                              "held-out games, by material and score bucket")
+    parser.add_argument("--model", metavar="WDL_RS",
+                        help="with --validate: check the coefficients of this copy of "
+                             "src/engine/wdl.rs instead of the file's own (an earlier model)")
     parser.add_argument("--resample", type=int, default=0, metavar="N",
                         help="refit N resamples of the games (each game kept whole) and print "
                              "the spread of a and of the draw rate at 0")
@@ -593,8 +602,10 @@ def run(args):
     if not kept:
         raise BadInput(f"no scored move of '{names}' within ±{args.max_score} "
                        f"at material {args.material_min}-{args.material_max}")
+    if args.model and not args.validate:
+        raise BadInput("--model names the coefficients --validate checks: give --validate")
     if args.validate:
-        A, B = read_coefficients(WDL_RS)
+        A, B = read_coefficients(args.model or WDL_RS)
         print(f"games: {counts['games']} read, {counts['games_of_engine']} of '{names}'")
         validate(kept, counts["games_of_engine"], counts["draws"], A, B, args.max_score)
         return
