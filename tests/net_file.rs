@@ -191,9 +191,15 @@ fn format_3_refusals() {
     );
 }
 
+/// gen3, the built-in net before gen4: the one net in format 2 (`tests/data/gen3.nnue`).
+const GEN3_FORMAT_2: &[u8] = include_bytes!("data/gen3.nnue");
+
+/// gen3's checksum, kept since its file was written.
+const GEN3_CHECKSUM: u64 = 0xd448_e24d_0dec_3867;
+
 #[test]
 fn format_2_refusals() {
-    let bytes = DEFAULT_NET_BYTES.to_vec();
+    let bytes = GEN3_FORMAT_2.to_vec();
     assert_eq!(&bytes[4..8], &2u32.to_le_bytes());
     // Cut short, or with bytes after it.
     for cut in [10, HEADER_BYTES_V2 - 1, HEADER_BYTES_V2, bytes.len() - 1] {
@@ -239,10 +245,10 @@ fn format_2_refusals() {
 }
 
 /// The checksum of `nets/default.nnue`; a new default net changes it here.
-const DEFAULT_NET_CHECKSUM: u64 = 0xd448_e24d_0dec_3867;
+const DEFAULT_NET_CHECKSUM: u64 = 0xf834_a1aa_c951_6651;
 
 #[test]
-fn built_in_net_is_the_committed_file_in_format_2() {
+fn built_in_net_is_the_committed_file_in_format_3() {
     let net = Network::from_bytes(DEFAULT_NET_BYTES).expect("the built-in net loads");
     let file = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/nets/default.nnue")).unwrap();
     assert_eq!(file, DEFAULT_NET_BYTES);
@@ -252,15 +258,24 @@ fn built_in_net_is_the_committed_file_in_format_2() {
         "{:016x}",
         net.checksum()
     );
-    assert_eq!(net.format(), 2);
+    assert_eq!(net.format(), 3);
     assert_eq!(net.architecture(), &Architecture::default());
-    // Written back in its own format, byte for byte.
+    // Written back byte for byte.
     assert_eq!(net.to_bytes(), file);
 }
 
 #[test]
-fn the_built_in_weights_in_format_3_evaluate_as_the_built_in_net() {
-    let built_in = Network::from_bytes(DEFAULT_NET_BYTES).unwrap();
+fn gen3_in_format_2_loads_and_is_written_back_as_it_was() {
+    let net = Network::from_bytes(GEN3_FORMAT_2).expect("gen3 loads");
+    assert_eq!(net.checksum(), GEN3_CHECKSUM, "{:016x}", net.checksum());
+    assert_eq!(net.format(), 2);
+    assert_eq!(net.architecture(), &Architecture::default());
+    assert_eq!(net.to_bytes(), GEN3_FORMAT_2);
+}
+
+#[test]
+fn gen3_weights_in_format_3_evaluate_as_gen3_in_format_2() {
+    let built_in = Network::from_bytes(GEN3_FORMAT_2).unwrap();
     let mut copy = Network::zeroed(Architecture::default());
     copy.feature_weights_mut()
         .copy_from_slice(built_in.feature_weights());
@@ -273,10 +288,10 @@ fn the_built_in_weights_in_format_3_evaluate_as_the_built_in_net() {
     let bytes = copy.to_bytes();
     assert_eq!(&bytes[4..8], &3u32.to_le_bytes());
     // The same weights after another header: 12 bytes more, the same body.
-    assert_eq!(bytes.len(), DEFAULT_NET_BYTES.len() + 12);
+    assert_eq!(bytes.len(), GEN3_FORMAT_2.len() + 12);
     assert_eq!(
         &bytes[HEADER_BYTES_V3..bytes.len() - 8],
-        &DEFAULT_NET_BYTES[HEADER_BYTES_V2..DEFAULT_NET_BYTES.len() - 8]
+        &GEN3_FORMAT_2[HEADER_BYTES_V2..GEN3_FORMAT_2.len() - 8]
     );
     let loaded = Network::from_bytes(&bytes).unwrap();
     for pos in positions() {
