@@ -6,6 +6,7 @@ pub mod hashcheck;
 pub mod key_update;
 pub mod perft;
 pub mod position;
+pub mod quiet_check;
 pub mod tactical;
 pub mod walk;
 pub mod zobrist;

@@ -10,27 +10,34 @@ use shakmaty::{
 /// The roles a pawn promotes to.
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
-/// The legal moves of `pos` that capture or promote, or `None` when `pos` is in check or
-/// has a legal en-passant capture: there the caller generates every legal move (evasions
-/// are all searched, and en passant's legality needs the whole board after the move).
+/// Puts the legal moves of `pos` that capture or promote into `moves` (emptied first) and
+/// returns true; returns false, with `moves` untouched, when `pos` is in check or has a
+/// legal en-passant capture: there the caller generates every legal move (evasions are all
+/// searched, and en passant's legality needs the whole board after the move). The list is
+/// filled in place: returned by value, its 2 KB were copied at every call.
 ///
 /// ```
 /// use rookery::chess::{Position, tactical::tactical_moves};
+/// use shakmaty::MoveList;
 /// let pos = Position::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
+/// let mut moves = MoveList::new();
+/// assert!(tactical_moves(pos.chess(), &mut moves));
 /// // exd5 and four promotions on b8.
-/// assert_eq!(tactical_moves(pos.chess()).unwrap().len(), 5);
+/// assert_eq!(moves.len(), 5);
 /// ```
-pub fn tactical_moves(pos: &Chess) -> Option<MoveList> {
+pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) -> bool {
     if pos.is_check() || pos.ep_square(EnPassantMode::Legal).is_some() {
-        return None;
+        return false;
     }
     let board = pos.board();
     let us = pos.turn();
-    let king = board.king_of(us)?;
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
     let pinned = pinned(board, us, king);
-    let mut moves = MoveList::new();
+    moves.clear();
     // A pinned piece moves only along the line through its king and its pinner.
     let mut add = |role: Role, from: Square, to: Square, promotion: Option<Role>| {
         if !pinned.contains(from) || attacks::aligned(from, to, king) {
@@ -79,7 +86,7 @@ pub fn tactical_moves(pos: &Chess) -> Option<MoveList> {
             add(Role::King, king, to, None);
         }
     }
-    Some(moves)
+    true
 }
 
 /// `us`'s pieces that stand alone between their king on `king` and an enemy slider.
@@ -116,10 +123,11 @@ mod tests {
     }
 
     fn generated(pos: &Chess) -> Option<Vec<String>> {
-        let mut moves: Vec<String> = tactical_moves(pos)?
-            .iter()
-            .map(|m| format!("{m:?}"))
-            .collect();
+        let mut list = MoveList::new();
+        if !tactical_moves(pos, &mut list) {
+            return None;
+        }
+        let mut moves: Vec<String> = list.iter().map(|m| format!("{m:?}")).collect();
         moves.sort();
         Some(moves)
     }
@@ -169,8 +177,9 @@ mod tests {
     #[test]
     fn in_check_or_with_en_passant_the_caller_generates_everything() {
         let check = Position::from_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", false).unwrap();
-        assert!(tactical_moves(check.chess()).is_none());
+        let mut moves = MoveList::new();
+        assert!(!tactical_moves(check.chess(), &mut moves));
         let en_passant = Position::from_fen("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1", false).unwrap();
-        assert!(tactical_moves(en_passant.chess()).is_none());
+        assert!(!tactical_moves(en_passant.chess(), &mut moves));
     }
 }

@@ -13,6 +13,8 @@ use super::history::{Heuristics, Lineage};
 use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
+use crate::chess::quiet_check::is_legal_quiet;
+use crate::chess::tactical::tactical_moves;
 
 /// True for moves that change material: captures and promotions.
 pub fn is_tactical(mv: Move) -> bool {
@@ -110,12 +112,14 @@ enum Stage {
     Done,
 }
 
-/// The main search's staged move picker over a node's legal moves. It generates them only
-/// after the table move (none at all when the table move cuts), and borrows the history
-/// tables only while it is asked for a move, so the search may update them in between.
+/// The main search's staged move picker over a node's legal moves. It generates nothing
+/// for the table move, only the captures and promotions for the tactical stage (every
+/// legal move when in check or when en passant is legal), and every legal move only when
+/// the quiet moves' turn comes. It borrows the history tables only while it is asked for a
+/// move, so the search may update them in between.
 pub struct MovePicker<'m> {
     /// The node's legal moves, once generated (the node's own list, borrowed: 2 KB not
-    /// copied in).
+    /// copied in). While it is `None`, killers are checked for legality one by one.
     moves: &'m mut Option<MoveList>,
     side: Color,
     lineage: Lineage,
@@ -170,7 +174,12 @@ impl<'m> MovePicker<'m> {
                     }
                 }
                 Stage::ScoreTactical => {
-                    let moves = self.moves.get_or_insert_with(|| pos.legal_moves());
+                    let mut tactical_only = MoveList::new();
+                    let moves = match self.moves {
+                        Some(moves) => &*moves,
+                        None if tactical_moves(pos, &mut tactical_only) => &tactical_only,
+                        None => self.moves.insert(pos.legal_moves()),
+                    };
                     for &mv in moves.iter() {
                         if !is_tactical(mv) || Some(mv) == self.tt_move {
                             continue;
@@ -201,7 +210,7 @@ impl<'m> MovePicker<'m> {
                         Stage::ScoreQuiets
                     };
                     if let Some(mv) = self.refutations[i]
-                        && self.is_fresh_refutation(i, mv)
+                        && self.is_fresh_refutation(pos, i, mv)
                     {
                         return Some(Picked {
                             mv,
@@ -212,7 +221,8 @@ impl<'m> MovePicker<'m> {
                 Stage::ScoreQuiets => {
                     self.scored.clear();
                     let scorer = heuristics.quiet_scorer(self.side, self.lineage);
-                    for &mv in self.moves.iter().flatten() {
+                    let moves = self.moves.get_or_insert_with(|| pos.legal_moves());
+                    for &mv in moves.iter() {
                         if is_tactical(mv)
                             || Some(mv) == self.tt_move
                             || self.refutations.contains(&Some(mv))
@@ -250,11 +260,14 @@ impl<'m> MovePicker<'m> {
 
     /// Whether refutation `i` is a legal quiet move not handed out already (as the table
     /// move or an earlier refutation).
-    fn is_fresh_refutation(&self, i: usize, mv: Move) -> bool {
+    fn is_fresh_refutation(&self, pos: &Chess, i: usize, mv: Move) -> bool {
         !is_tactical(mv)
             && Some(mv) != self.tt_move
             && !self.refutations[..i].contains(&Some(mv))
-            && self.moves.as_ref().is_some_and(|moves| moves.contains(&mv))
+            && match self.moves.as_ref() {
+                Some(moves) => moves.contains(&mv),
+                None => is_legal_quiet(pos, mv),
+            }
     }
 }
 

@@ -166,8 +166,13 @@ impl Worker<'_> {
                         && score_from_tt(e.score, ply) < probcut_beta
                 })
             {
-                let list = moves.get_or_insert_with(|| self.board.legal_moves());
                 let mut picker = TacticalPicker::default();
+                let mut tactical_only = MoveList::new();
+                let list = if tactical_moves(self.board.chess(), &mut tactical_only) {
+                    &tactical_only
+                } else {
+                    moves.get_or_insert_with(|| self.board.legal_moves())
+                };
                 picker.fill(self.board.chess(), list, false);
                 for mv in picker.by_ref() {
                     if !see_ge(self.board.chess(), mv, probcut_beta - eval) {
@@ -445,16 +450,13 @@ impl Worker<'_> {
         };
         // Moves only when standing pat did not settle the node: out of check only the
         // captures and promotions it searches (a stalemate is then scored as its stand pat).
-        let moves = match tactical_moves(self.board.chess()) {
-            Some(moves) => moves,
-            None => {
-                let moves = self.board.legal_moves();
-                if moves.is_empty() {
-                    return if in_check { -MATE + ply as i32 } else { 0 };
-                }
-                moves
+        let mut moves = MoveList::new();
+        if !tactical_moves(self.board.chess(), &mut moves) {
+            moves = self.board.legal_moves();
+            if moves.is_empty() {
+                return if in_check { -MATE + ply as i32 } else { 0 };
             }
-        };
+        }
         let mut picker = TacticalPicker::default();
         picker.fill(self.board.chess(), &moves, in_check);
         for mv in picker.by_ref() {

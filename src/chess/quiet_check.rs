@@ -1,0 +1,135 @@
+//! Whether a quiet move remembered from another position (a killer, a counter move) is
+//! legal here, checked on its own: shakmaty's check of one move builds a list of
+//! candidates first.
+
+use shakmaty::{Chess, Move, Position as _, Rank, Role, attacks};
+
+/// Whether `mv`, a move without capture or promotion, is legal in `pos`, which must not be
+/// in check. Castling is left to shakmaty.
+///
+/// ```
+/// use rookery::chess::{Position, quiet_check::is_legal_quiet};
+/// use shakmaty::{Move, Role, Square};
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/3B4/r2K4 w - - 0 1", false).unwrap();
+/// let step = |role, from, to| Move::Normal { role, from, capture: None, to, promotion: None };
+/// assert!(is_legal_quiet(pos.chess(), step(Role::King, Square::D1, Square::E2)));
+/// // The king may not step along the rook's rank.
+/// assert!(!is_legal_quiet(pos.chess(), step(Role::King, Square::D1, Square::C1)));
+/// // The bishop is free to go; there is no bishop on c3.
+/// assert!(is_legal_quiet(pos.chess(), step(Role::Bishop, Square::D2, Square::G5)));
+/// assert!(!is_legal_quiet(pos.chess(), step(Role::Bishop, Square::C3, Square::G7)));
+/// ```
+pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
+    debug_assert!(!pos.is_check(), "only out of check");
+    let Move::Normal {
+        role,
+        from,
+        capture: None,
+        to,
+        promotion: None,
+    } = mv
+    else {
+        return matches!(mv, Move::Castle { .. }) && pos.is_legal(mv);
+    };
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    if board.piece_at(from) != Some(role.of(us)) || occupied.contains(to) {
+        return false;
+    }
+    let reachable = match role {
+        Role::Pawn => {
+            let forward = us.fold_wb(8, -8);
+            let one = from.offset(forward);
+            let last_rank = us.fold_wb(Rank::Eighth, Rank::First);
+            let second_rank = us.fold_wb(Rank::Second, Rank::Seventh);
+            (one == Some(to) && to.rank() != last_rank)
+                || (from.rank() == second_rank
+                    && one.is_some_and(|one| !occupied.contains(one))
+                    && one.and_then(|one| one.offset(forward)) == Some(to))
+        }
+        _ => attacks::attacks(from, role.of(us), occupied).contains(to),
+    };
+    if !reachable {
+        return false;
+    }
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    // Nothing is captured, so the enemy's pieces stay: the move is legal when no enemy
+    // piece attacks our king's square once the piece has moved.
+    let after = occupied.without(from).with(to);
+    let king_after = if role == Role::King { to } else { king };
+    board.attacks_to(king_after, !us, after).is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use rand::rngs::ChaCha8Rng;
+    use rand::{RngExt, SeedableRng};
+    use shakmaty::Square;
+
+    /// Along random games from positions rich in pins and castling, every quiet move of the
+    /// last few positions (legal there, maybe not here) is judged as shakmaty judges it.
+    #[test]
+    fn quiet_moves_from_nearby_positions_are_judged_as_shakmaty_judges_them() {
+        let starts = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let (mut legal, mut illegal) = (0, 0);
+        for fen in starts {
+            for _ in 0..30 {
+                let mut pos = Position::from_fen(fen, false).unwrap().chess().clone();
+                let mut recent: Vec<Move> = Vec::new();
+                for _ in 0..60 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let quiet = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| !m.is_capture() && !m.is_promotion());
+                    recent.extend(quiet);
+                    if recent.len() > 400 {
+                        recent.drain(..recent.len() - 400);
+                    }
+                    if !pos.is_check() {
+                        for &mv in &recent {
+                            let expected = pos.is_legal(mv);
+                            assert_eq!(is_legal_quiet(&pos, mv), expected, "{mv:?} in {pos:?}");
+                            if expected {
+                                legal += 1;
+                            } else {
+                                illegal += 1;
+                            }
+                        }
+                    }
+                    pos.play_unchecked(moves[rng.random_range(0..moves.len())]);
+                }
+            }
+        }
+        assert!(legal > 10_000 && illegal > 10_000, "{legal} {illegal}");
+    }
+
+    #[test]
+    fn a_pinned_piece_keeps_to_its_line() {
+        let pos = Position::from_fen("4k3/4r3/8/8/8/8/4R3/4K3 w - - 0 1", false).unwrap();
+        let rook = |to| Move::Normal {
+            role: Role::Rook,
+            from: Square::E2,
+            capture: None,
+            to,
+            promotion: None,
+        };
+        assert!(is_legal_quiet(pos.chess(), rook(Square::E5)));
+        assert!(!is_legal_quiet(pos.chess(), rook(Square::A2)));
+    }
+}
