@@ -10,11 +10,11 @@ use shakmaty::{Chess, Move, Position as _, Rank, Role, attacks};
 /// ```
 /// use rookery::chess::{Position, quiet_check::is_legal_quiet};
 /// use shakmaty::{Move, Role, Square};
-/// let pos = Position::from_fen("4k3/8/8/8/8/8/3B4/r2K4 w - - 0 1", false).unwrap();
+/// let pos = Position::from_fen("4k3/8/8/8/8/8/r2B4/3K4 w - - 0 1", false).unwrap();
 /// let step = |role, from, to| Move::Normal { role, from, capture: None, to, promotion: None };
 /// assert!(is_legal_quiet(pos.chess(), step(Role::King, Square::D1, Square::E2)));
-/// // The king may not step along the rook's rank.
-/// assert!(!is_legal_quiet(pos.chess(), step(Role::King, Square::D1, Square::C1)));
+/// // The rook on a2 guards c2.
+/// assert!(!is_legal_quiet(pos.chess(), step(Role::King, Square::D1, Square::C2)));
 /// // The bishop is free to go; there is no bishop on c3.
 /// assert!(is_legal_quiet(pos.chess(), step(Role::Bishop, Square::D2, Square::G5)));
 /// assert!(!is_legal_quiet(pos.chess(), step(Role::Bishop, Square::C3, Square::G7)));
