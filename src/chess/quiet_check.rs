@@ -66,7 +66,7 @@ pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Position;
+    use crate::chess::{Position, TRICKY_POSITIONS};
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
     use shakmaty::Square;
@@ -75,16 +75,9 @@ mod tests {
     /// last few positions (legal there, maybe not here) is judged as shakmaty judges it.
     #[test]
     fn quiet_moves_from_nearby_positions_are_judged_as_shakmaty_judges_them() {
-        let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-        ];
         let mut rng = ChaCha8Rng::seed_from_u64(11);
         let (mut legal, mut illegal) = (0, 0);
-        for fen in starts {
+        for fen in TRICKY_POSITIONS {
             for _ in 0..30 {
                 let mut pos = Position::from_fen(fen, false).unwrap().chess().clone();
                 let mut recent: Vec<Move> = Vec::new();

@@ -11,7 +11,8 @@ use shakmaty::{
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
 /// Puts the legal moves of `pos` that capture or promote into `moves` (emptied first) and
-/// returns true; returns false, with `moves` untouched, when `pos` is in check or has a
+/// returns true; returns false, with `moves` untouched, when `pos` is in check (`in_check`,
+/// which the caller knows already: [`Position::is_check`](super::Position::is_check)) or has a
 /// legal en-passant capture: there the caller generates every legal move (evasions are all
 /// searched, and en passant's legality needs the whole board after the move). The list is
 /// filled in place: returned by value, its 2 KB were copied at every call.
@@ -21,12 +22,13 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bish
 /// use shakmaty::MoveList;
 /// let pos = Position::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
 /// let mut moves = MoveList::new();
-/// assert!(tactical_moves(pos.chess(), &mut moves));
+/// assert!(tactical_moves(pos.chess(), pos.is_check(), &mut moves));
 /// // exd5 and four promotions on b8.
 /// assert_eq!(moves.len(), 5);
 /// ```
-pub fn tactical_moves(pos: &Chess, moves: &mut MoveList) -> bool {
-    if pos.is_check() || pos.ep_square(EnPassantMode::Legal).is_some() {
+pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool {
+    debug_assert_eq!(in_check, pos.is_check());
+    if in_check || pos.ep_square(EnPassantMode::Legal).is_some() {
         return false;
     }
     let board = pos.board();
@@ -106,7 +108,7 @@ fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chess::Position;
+    use crate::chess::{Position, TRICKY_POSITIONS};
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
 
@@ -124,7 +126,7 @@ mod tests {
 
     fn generated(pos: &Chess) -> Option<Vec<String>> {
         let mut list = MoveList::new();
-        if !tactical_moves(pos, &mut list) {
+        if !tactical_moves(pos, pos.is_check(), &mut list) {
             return None;
         }
         let mut moves: Vec<String> = list.iter().map(|m| format!("{m:?}")).collect();
@@ -137,18 +139,9 @@ mod tests {
     /// promotions.
     #[test]
     fn tactical_moves_are_the_legal_captures_and_promotions() {
-        let starts = [
-            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
-            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
-            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
-            "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
-            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
-            "4k3/8/8/q2Pp3/8/8/8/4K2R w - e6 0 1",
-        ];
         let mut rng = ChaCha8Rng::seed_from_u64(7);
         let (mut covered, mut declined) = (0, 0);
-        for fen in starts {
+        for fen in TRICKY_POSITIONS {
             for _ in 0..40 {
                 let mut pos = Position::from_fen(fen, false).unwrap().chess().clone();
                 for _ in 0..60 {
@@ -178,8 +171,8 @@ mod tests {
     fn in_check_or_with_en_passant_the_caller_generates_everything() {
         let check = Position::from_fen("4k3/8/8/8/8/8/4q3/4K3 w - - 0 1", false).unwrap();
         let mut moves = MoveList::new();
-        assert!(!tactical_moves(check.chess(), &mut moves));
+        assert!(!tactical_moves(check.chess(), true, &mut moves));
         let en_passant = Position::from_fen("4k3/8/8/3Pp3/8/8/8/4K3 w - e6 0 1", false).unwrap();
-        assert!(!tactical_moves(en_passant.chess(), &mut moves));
+        assert!(!tactical_moves(en_passant.chess(), false, &mut moves));
     }
 }

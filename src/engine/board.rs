@@ -46,6 +46,12 @@ impl Board {
         self.pos.key()
     }
 
+    /// Whether the side to move is in check.
+    #[inline]
+    pub fn in_check(&self) -> bool {
+        self.pos.is_check()
+    }
+
     /// The side to move.
     #[inline]
     pub fn turn(&self) -> Color {

@@ -121,6 +121,7 @@ pub struct MovePicker<'m> {
     /// The node's legal moves, once generated (the node's own list, borrowed: 2 KB not
     /// copied in). While it is `None`, killers are checked for legality one by one.
     moves: &'m mut Option<MoveList>,
+    in_check: bool,
     side: Color,
     lineage: Lineage,
     tt_move: Option<Move>,
@@ -134,12 +135,13 @@ pub struct MovePicker<'m> {
 }
 
 impl<'m> MovePicker<'m> {
-    /// A picker over the legal moves of a node at `ply`, reached by `lineage`: `moves` when
-    /// they were generated already, else generated there when needed. `tt_move` must be
-    /// legal.
+    /// A picker over the legal moves of a node at `ply` (`in_check` when its side to move
+    /// is), reached by `lineage`: `moves` when they were generated already, else generated
+    /// there when needed. `tt_move` must be legal.
     #[inline]
     pub fn new(
         pos: &Chess,
+        in_check: bool,
         moves: &'m mut Option<MoveList>,
         tt_move: Option<Move>,
         heuristics: &Heuristics,
@@ -149,6 +151,7 @@ impl<'m> MovePicker<'m> {
         let killers = heuristics.killers[ply.min(MAX_PLY)];
         MovePicker {
             moves,
+            in_check,
             side: pos.turn(),
             lineage,
             tt_move,
@@ -177,7 +180,9 @@ impl<'m> MovePicker<'m> {
                     let mut tactical_only = MoveList::new();
                     let moves = match self.moves {
                         Some(moves) => &*moves,
-                        None if tactical_moves(pos, &mut tactical_only) => &tactical_only,
+                        None if tactical_moves(pos, self.in_check, &mut tactical_only) => {
+                            &tactical_only
+                        }
                         None => self.moves.insert(pos.legal_moves()),
                     };
                     for &mv in moves.iter() {
@@ -344,6 +349,7 @@ mod tests {
             let mut generated = None;
             let mut picker = MovePicker::new(
                 &pos,
+                false,
                 &mut generated,
                 Some(tt_move),
                 &heuristics,
@@ -401,7 +407,7 @@ mod tests {
         let this = (favourite.role().of(side), favourite.to());
         heuristics.reward(side, 10, 8, (favourite, this), &[], lineage);
         let mut moves = Some(moves);
-        let mut picker = MovePicker::new(&pos, &mut moves, None, &heuristics, 1, lineage);
+        let mut picker = MovePicker::new(&pos, false, &mut moves, None, &heuristics, 1, lineage);
         let picked = drain(&pos, &mut picker, &heuristics);
         // Rewarding made it a killer at ply 10, not at ply 1: here it leads on history.
         assert_eq!(picked[0].mv, favourite);

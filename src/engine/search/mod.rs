@@ -886,7 +886,7 @@ impl Worker<'_> {
             self.frames[0].moved = Some(landing(&self.board, mv));
             let nodes_before = self.nodes;
             self.board.do_move(mv, self.table);
-            let gives_check = self.board.chess().is_check();
+            let gives_check = self.board.in_check();
             let new_depth = depth - 1 + i32::from(gives_check);
             let alpha = best.alpha;
             let mut score;

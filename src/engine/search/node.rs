@@ -81,7 +81,7 @@ impl Worker<'_> {
                 return score;
             }
         }
-        let in_check = self.board.chess().is_check();
+        let in_check = self.board.in_check();
         // The moves are generated only when a rule below needs them: most nodes that the
         // pruning rules cut never pay for them. In check no rule prunes, so mate is found
         // before any; a stalemate may be cut as its static evaluation.
@@ -168,7 +168,7 @@ impl Worker<'_> {
             {
                 let mut picker = TacticalPicker::default();
                 let mut tactical_only = MoveList::new();
-                let list = if tactical_moves(self.board.chess(), &mut tactical_only) {
+                let list = if tactical_moves(self.board.chess(), false, &mut tactical_only) {
                     &tactical_only
                 } else {
                     moves.get_or_insert_with(|| self.board.legal_moves())
@@ -217,6 +217,7 @@ impl Worker<'_> {
         ]);
         let mut picker = MovePicker::new(
             self.board.chess(),
+            in_check,
             &mut moves,
             tt_move,
             &self.heuristics,
@@ -311,7 +312,7 @@ impl Worker<'_> {
             let landed = landing(&self.board, mv);
             self.frames[ply].moved = Some(landed);
             self.board.do_move(mv, self.table);
-            let gives_check = self.board.chess().is_check();
+            let gives_check = self.board.in_check();
             // Check extension, or the singular extension of the table move.
             let extension = if Some(mv) == tt_move {
                 tt_extension.max(i32::from(gives_check))
@@ -426,7 +427,7 @@ impl Worker<'_> {
                 return score;
             }
         }
-        let in_check = chess.is_check();
+        let in_check = self.board.in_check();
         let (raw_eval, mut best) = if in_check {
             (NO_EVAL, BestSoFar::new(-INFINITE, alpha, beta))
         } else {
@@ -451,7 +452,7 @@ impl Worker<'_> {
         // Moves only when standing pat did not settle the node: out of check only the
         // captures and promotions it searches (a stalemate is then scored as its stand pat).
         let mut moves = MoveList::new();
-        if !tactical_moves(self.board.chess(), &mut moves) {
+        if !tactical_moves(self.board.chess(), in_check, &mut moves) {
             moves = self.board.legal_moves();
             if moves.is_empty() {
                 return if in_check { -MATE + ply as i32 } else { 0 };
