@@ -22,8 +22,6 @@ use crate::hashing::Key;
 #[derive(Clone, Debug)]
 struct State {
     chess: Chess,
-    /// The pieces giving check to the side to move, found once when the state is made.
-    checkers: Bitboard,
     key: Key,
     /// The en-passant file's key if `key` includes one, else empty.
     ep_key: Key,
@@ -78,7 +76,6 @@ impl Position {
                 .map_or(Key::EMPTY, |ep| CHESS_KEYS.en_passant(ep.file())),
             castling: castling_mask(&chess),
             reversible: 0,
-            checkers: chess.checkers(),
             key,
             chess,
         };
@@ -150,25 +147,6 @@ impl Position {
             CastlingMode::Chess960 => CastlingMode::Chess960,
             CastlingMode::Standard => mode,
         };
-    }
-
-    /// Whether the side to move is in check (found once, when the position was reached).
-    ///
-    /// ```
-    /// use rookery::chess::Position;
-    /// let mut pos = Position::startpos();
-    /// for mv in ["e2e4", "f7f6", "d2d4", "g7g5"] {
-    ///     pos.push_uci(mv).unwrap();
-    /// }
-    /// assert!(!pos.is_check());
-    /// pos.push_uci("d1h5").unwrap();
-    /// assert!(pos.is_check());
-    /// pos.pop();
-    /// assert!(!pos.is_check());
-    /// ```
-    #[inline]
-    pub fn is_check(&self) -> bool {
-        self.top().checkers.any()
     }
 
     /// The side to move.
@@ -252,7 +230,6 @@ impl Position {
         self.states.extend_from_within(below..);
         let top = self.states.last_mut().expect("just pushed");
         top.chess.play_unchecked(mv);
-        top.checkers = top.chess.checkers();
         top.key = child.key;
         top.ep_key = child.ep_key;
         top.castling = child.castling;
@@ -283,7 +260,6 @@ impl Position {
         let key = top.key ^ top.ep_key ^ keys.white_to_move();
         let castling = top.castling;
         self.states.push(State {
-            checkers: chess.checkers(),
             chess,
             key,
             ep_key: Key::EMPTY,

@@ -12,7 +12,7 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bish
 
 /// Puts the legal moves of `pos` that capture or promote into `moves` (emptied first) and
 /// returns true; returns false, with `moves` untouched, when `pos` is in check (`in_check`,
-/// which the caller knows already: [`Position::is_check`](super::Position::is_check)) or has a
+/// which a search knows already) or has a
 /// legal en-passant capture: there the caller generates every legal move (evasions are all
 /// searched, and en passant's legality needs the whole board after the move). The list is
 /// filled in place: returned by value, its 2 KB were copied at every call.
@@ -22,7 +22,7 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bish
 /// use shakmaty::MoveList;
 /// let pos = Position::from_fen("4k3/1P6/8/3p4/4P3/8/8/4K3 w - - 0 1", false).unwrap();
 /// let mut moves = MoveList::new();
-/// assert!(tactical_moves(pos.chess(), pos.is_check(), &mut moves));
+/// assert!(tactical_moves(pos.chess(), false, &mut moves));
 /// // exd5 and four promotions on b8.
 /// assert_eq!(moves.len(), 5);
 /// ```

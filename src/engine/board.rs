@@ -5,10 +5,11 @@
 
 use std::sync::Arc;
 
-use shakmaty::{Chess, Color, Move, MoveList};
+use shakmaty::{Chess, Color, Move, MoveList, Position as _};
 
 use super::eval::Evaluator;
 use super::eval::nnue::Network;
+use super::score::MAX_PLY;
 use super::tt::ChessTable;
 use crate::chess::Position;
 use crate::hashing::{Key, TableKey};
@@ -18,6 +19,9 @@ use crate::hashing::{Key, TableKey};
 pub struct Board {
     pos: Position,
     eval: Evaluator,
+    /// Whether the side to move is in check, one entry a position of the line: found once
+    /// when the search reaches a position, read by every rule that asks.
+    checked: Vec<bool>,
 }
 
 impl Board {
@@ -25,7 +29,9 @@ impl Board {
     /// without one); the evaluator is refreshed from scratch here.
     pub fn new(pos: Position, net: Option<&Arc<Network>>) -> Board {
         let eval = Evaluator::new(pos.chess(), net);
-        Board { pos, eval }
+        let mut checked = Vec::with_capacity(MAX_PLY + 8);
+        checked.push(pos.chess().is_check());
+        Board { pos, eval, checked }
     }
 
     /// The position with its key and history.
@@ -49,7 +55,7 @@ impl Board {
     /// Whether the side to move is in check.
     #[inline]
     pub fn in_check(&self) -> bool {
-        self.pos.is_check()
+        self.checked.last().copied().unwrap_or(false)
     }
 
     /// The side to move.
@@ -83,6 +89,7 @@ impl Board {
         self.eval.push(self.pos.chess(), mv);
         self.pos
             .push_with_hint(mv, |key| table.prefetch(TableKey::from(key)));
+        self.checked.push(self.pos.chess().is_check());
     }
 
     /// Takes back the last [`Board::do_move`].
@@ -90,6 +97,7 @@ impl Board {
     pub fn undo_move(&mut self) {
         self.pos.pop();
         self.eval.pop();
+        self.checked.pop();
     }
 
     /// Passes the turn; refused (false, nothing changes) when the side to move is in check.
@@ -99,6 +107,8 @@ impl Board {
             return false;
         }
         self.eval.push_null();
+        // Passing out of check cannot give check.
+        self.checked.push(false);
         true
     }
 
@@ -107,5 +117,6 @@ impl Board {
     pub fn undo_null(&mut self) {
         self.pos.pop();
         self.eval.pop_null();
+        self.checked.pop();
     }
 }
