@@ -12,10 +12,10 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bish
 
 /// Puts the legal moves of `pos` that capture or promote into `moves` (emptied first) and
 /// returns true; returns false, with `moves` untouched, when `pos` is in check (`in_check`,
-/// which a search knows already) or has a
-/// legal en-passant capture: there the caller generates every legal move (evasions are all
-/// searched, and en passant's legality needs the whole board after the move). The list is
-/// filled in place: returned by value, its 2 KB were copied at every call.
+/// which a search knows already) or has a legal en-passant capture: there the caller
+/// generates every legal move (evasions are all searched, and en passant's legality needs
+/// the whole board after the move). The list is filled in place: returned by value, its
+/// 2 KB were copied at every call.
 ///
 /// ```
 /// use rookery::chess::{Position, tactical::tactical_moves};

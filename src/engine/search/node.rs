@@ -168,7 +168,7 @@ impl Worker<'_> {
             {
                 let mut picker = TacticalPicker::default();
                 let mut tactical_only = MoveList::new();
-                let list = if tactical_moves(self.board.chess(), false, &mut tactical_only) {
+                let list = if tactical_moves(self.board.chess(), in_check, &mut tactical_only) {
                     &tactical_only
                 } else {
                     moves.get_or_insert_with(|| self.board.legal_moves())
