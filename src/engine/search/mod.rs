@@ -360,6 +360,8 @@ struct Worker<'a> {
     root_material: i32,
     /// The MultiPV lines of the last completed iteration, best first, as reported.
     completed_lines: Vec<RootMove>,
+    /// Whether any root move has a score yet: until then a limit cannot stop the search.
+    root_scored: bool,
     /// MultiPV lines reported (a limited strength searches more than it shows).
     shown_lines: usize,
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
@@ -509,6 +511,7 @@ pub fn search_with_memory(
         root_tb_score,
         root_material,
         completed_lines: Vec::new(),
+        root_scored: false,
         shown_lines,
         poll_mask,
         soft_scale: SoftScale {
@@ -639,6 +642,10 @@ impl Worker<'_> {
                 self.seldepth = 0;
                 self.aspiration(depth, reporter);
                 if self.stopped() {
+                    // A first iteration cut after its best line keeps the lines it finished.
+                    if completed == 0 && pv_index > 0 {
+                        self.completed_lines = self.root_moves[..pv_index].to_vec();
+                    }
                     break;
                 }
                 // Lines found so far stay in front, sorted.
@@ -908,6 +915,7 @@ impl Worker<'_> {
             if i == self.pv_index || score > alpha {
                 rm.score = score;
                 rm.scored_at = iteration;
+                self.root_scored = true;
                 rm.bound = if score >= beta {
                     Some(Bound::Lower)
                 } else if score <= alpha {
@@ -965,9 +973,9 @@ impl Worker<'_> {
         }
     }
 
-    /// Stops the search past the hard limit or the node limit once the first iteration is
-    /// complete, and past the clock's last resort in any case (a first iteration can
-    /// explode in quiescence).
+    /// Stops the search past the hard limit or the node limit once a root move has a score
+    /// (a first iteration, above all one of several lines, can cost many times a small node
+    /// budget), and past the clock's last resort in any case.
     fn check_limits(&mut self) {
         if self.is_pondering() {
             return;
@@ -975,7 +983,7 @@ impl Worker<'_> {
         self.sync_ponder_hit();
         let limit_reached =
             self.time.hard_exceeded() || self.limits.nodes.is_some_and(|n| self.total_nodes() >= n);
-        if limit_reached && self.iteration > 1 || self.time.last_resort_exceeded() {
+        if limit_reached && self.root_scored || self.time.last_resort_exceeded() {
             self.signals.stop.store(true, Relaxed);
         }
     }
