@@ -9,7 +9,7 @@ use super::limits::Limits;
 use super::params::*;
 /// Clock never planned on, beyond the move overhead: a loaded machine can stall a process
 /// for tens of milliseconds between `go` and `bestmove`. With less than this left, the
-/// engine answers after its first iteration and lives on the increment until the clock
+/// engine answers once a root move has a score and lives on the increment until the clock
 /// has grown back.
 const STALL_RESERVE: Duration = Duration::from_millis(50);
 
@@ -19,8 +19,8 @@ pub struct TimeManager {
     start: Instant,
     soft: Option<Duration>,
     hard: Option<Duration>,
-    /// Past the hard limit the search stops once its first iteration is complete; past
-    /// this one it stops even inside the first (which can explode, and the clock runs).
+    /// Past the hard limit the search stops once a root move has a score; past this one it
+    /// stops even before (a first root move can explode, and the clock runs).
     last_resort: Option<Duration>,
     /// Whether the soft limit is a plan made from a clock (and may be scaled); a
     /// `movetime` is a promise to use that time.
@@ -48,7 +48,7 @@ impl TimeManager {
             let soft = (available / moves + inc.mul_f64(pct(tm_increment_pct()))).min(hard_cap);
             (soft, (soft * tm_hard_ratio() as u32).min(hard_cap))
         });
-        // Waiting for the first iteration may spend a quarter of what the clock holds; a
+        // Waiting for a first root move's score may spend a quarter of what the clock holds; a
         // movetime is a promise.
         let clock_quarter = limits
             .clock(us)
@@ -100,7 +100,7 @@ impl TimeManager {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 
-    /// Past the last resort: stop now, inside the first iteration too.
+    /// Past the last resort: stop now, before any root move has a score too.
     pub fn last_resort_exceeded(&self) -> bool {
         self.last_resort
             .is_some_and(|limit| self.elapsed() >= limit)
@@ -226,7 +226,7 @@ mod tests {
                 for mtg in [None, Some(1), Some(5)] {
                     let tm = TimeManager::new(&clock(ms, inc, mtg), Color::White, overhead);
                     let hard = tm.budget().1.unwrap();
-                    // The search may overrun its hard limit by the first iteration and a
+                    // The search may overrun its hard limit by a first root move and a
                     // node check; the reserve is what absorbs a stall on top of that.
                     if ms > 60 {
                         assert!(
@@ -249,7 +249,7 @@ mod tests {
                 .last_resort
                 .unwrap()
         };
-        // On the reserve nothing is planned, yet a first iteration may take a quarter of it.
+        // On the reserve nothing is planned, yet a first root move may take a quarter of it.
         assert_eq!(last_resort(&clock(50, 10, None)), Duration::from_millis(10));
         // On a long clock the hard limit comes well before a quarter of the clock.
         let long = clock(60_000, 0, None);
