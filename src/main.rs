@@ -21,7 +21,7 @@ usage: rookery                 the UCI engine (reads commands on stdin)
                        [--random-plies P] [--book EPD] [--net NET | --hce]
                                (--nodes: soft limit per move; --games: total in DIR)
        rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
-                     [--threads T] [--seed S] [--mirror-files] [--resume]
+                     [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]

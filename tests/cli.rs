@@ -269,6 +269,9 @@ fn bad_input_to_every_tool_exits_2_and_changes_no_file() {
         words(&["train", &data, "--out", &net, "--lr", "-1"]),
         words(&["train", &data, "--out", &net, "--wdl", "nan"]),
         words(&["train", &data, "--out", &net, "--wdl", "2"]),
+        words(&["train", &data, "--out", &net, "--weight-decay", "-0.1"]),
+        words(&["train", &data, "--out", &net, "--weight-decay", "1"]),
+        words(&["train", &data, "--out", &net, "--weight-decay", "nan"]),
         words(&["train", &data, "--out", &net, "--val", "nan"]),
         words(&["train", &data, "--out", &net, "--val", "0.9"]),
         // Outputs that would overwrite an input, or cannot be written.

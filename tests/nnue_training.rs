@@ -96,6 +96,7 @@ fn quantisation_error(arch: Architecture, games: &[(Position, Vec<Move>)]) -> Er
         batch: 64,
         lr: 0.005,
         wdl: 0.0,
+        weight_decay: 0.0,
         threads: 1,
         seed: 5,
         arch,

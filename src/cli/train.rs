@@ -1,7 +1,8 @@
 //! `rookery train DATA... --out NET`: configures a [`Trainer`] on self-play data (files, or
 //! directories of `*.bin`) and runs it.
 //!
-//! `--val` is the share of the samples kept out for validation (whole games), `--resume`
+//! `--weight-decay D` shrinks every weight by `D` x the learning rate of itself each step
+//! (AdamW; default 0). `--val` is the share of the samples kept out for validation (whole games), `--resume`
 //! goes on from `NET.ckpt`, `--mirror-files` adds each training position mirrored a-h.
 //! The net's shape: `--hidden N` values per side (default 256), `--activation crelu|screlu`,
 //! `--output-buckets N` (1 to 8, by the number of pieces), `--king-mirror` (each side seen
@@ -19,7 +20,7 @@ use rookery::learn::trainer::Trainer;
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
-[--lr R] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume] \
+[--lr R] [--weight-decay D] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume] \
 [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
 
 /// Runs `rookery train` with the words after `train`.
@@ -32,6 +33,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             "batch",
             "lr",
             "wdl",
+            "weight-decay",
             "val",
             "threads",
             "seed",
@@ -61,6 +63,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         batch: args.value("batch")?.unwrap_or(16384usize).max(1),
         lr: args.value("lr")?.unwrap_or(0.001f32),
         wdl: args.value::<f32>("wdl")?.unwrap_or(0.3),
+        weight_decay: args.value::<f32>("weight-decay")?.unwrap_or(0.0),
         threads: args.value("threads")?.unwrap_or(1usize).clamp(1, 256),
         seed: args.value("seed")?.unwrap_or(1),
         arch,

@@ -31,6 +31,9 @@ pub struct TrainConfig {
     pub lr: f32,
     /// Weight of the game result in the target (the rest is the search score).
     pub wdl: f32,
+    /// Decoupled weight decay (AdamW): each step shrinks every parameter by this share of
+    /// the learning rate; 0 for none.
+    pub weight_decay: f32,
     /// Threads that compute gradients.
     pub threads: usize,
     /// Seed of the initial weights and the shuffles.
@@ -64,13 +67,15 @@ impl Adam {
         }
     }
 
-    /// One step of rate `lr` along the mean gradient `grad`, then the weight clip.
-    pub fn step(&mut self, model: &mut Model, grad: &[f32], lr: f32) {
+    /// One step of rate `lr` along the mean gradient `grad`, each parameter first shrunk
+    /// by `lr x weight_decay` of itself, then the weight clip.
+    pub fn step(&mut self, model: &mut Model, grad: &[f32], lr: f32, weight_decay: f32) {
         self.steps += 1;
         let t = self.steps as i32;
         let correction1 = 1.0 - BETA1.powi(t);
         let correction2 = 1.0 - BETA2.powi(t);
         let rate = lr * correction2.sqrt() / correction1;
+        let keep = 1.0 - lr * weight_decay;
         for (((p, g), m), v) in model
             .params
             .iter_mut()
@@ -80,7 +85,7 @@ impl Adam {
         {
             *m = BETA1 * *m + (1.0 - BETA1) * g;
             *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-            *p -= rate * *m / (v.sqrt() + EPSILON);
+            *p = keep * *p - rate * *m / (v.sqrt() + EPSILON);
         }
         model.clip();
     }
@@ -194,6 +199,10 @@ pub fn fingerprint(config: &TrainConfig, train: &[Sample], validation: usize) ->
     let mut hash = settings
         .iter()
         .fold(FNV_OFFSET, |h, word| fnv1a_continue(h, &word.to_le_bytes()));
+    // Hashed only when set, so checkpoints made before the setting existed still resume.
+    if config.weight_decay != 0.0 {
+        hash = fnv1a_continue(hash, &config.weight_decay.to_bits().to_le_bytes());
+    }
     for sample in train {
         for f in sample.ours() {
             hash = fnv1a_continue(hash, &f.to_le_bytes());
@@ -233,7 +242,7 @@ pub fn train_epoch(
         batch.clear();
         batch.extend(indices.iter().map(|&j| train[j as usize]));
         let loss = batch_gradient(model, &batch, config.wdl, config.threads, &mut grad);
-        adam.step(model, &grad, lr);
+        adam.step(model, &grad, lr, config.weight_decay);
         total += f64::from(loss) * batch.len() as f64;
         seen += batch.len();
         progress(i + 1, (total / seen as f64) as f32);
@@ -253,6 +262,7 @@ mod tests {
             batch,
             lr: 0.01,
             wdl: 0.5,
+            weight_decay: 0.0,
             threads: 1,
             seed,
             arch: Architecture::default(),
@@ -298,7 +308,7 @@ mod tests {
         grad[layout.w1 + 5] = 0.3;
         grad[layout.b2] = -0.2;
         let mut adam = Adam::new(layout.params);
-        adam.step(&mut model, &grad, 0.01);
+        adam.step(&mut model, &grad, 0.01, 0.0);
         let (w, b) = (layout.w1 + 5, layout.b2);
         assert!((model.params[w] - (before.params[w] - 0.01)).abs() < 1e-6);
         assert!((model.params[b] - (before.params[b] + 0.01)).abs() < 1e-6);
@@ -309,6 +319,27 @@ mod tests {
             .filter(|(a, b)| a != b)
             .count();
         assert_eq!(moved, 2);
+    }
+
+    #[test]
+    fn weight_decay_shrinks_every_parameter_by_its_share_of_the_rate() {
+        let mut model = Model::random(2);
+        let layout = model.layout();
+        let before = model.clone();
+        let mut grad = vec![0.0; layout.params];
+        grad[layout.w1 + 5] = 0.3;
+        let mut adam = Adam::new(layout.params);
+        adam.step(&mut model, &grad, 0.01, 0.5);
+        // Untouched by the gradient: shrunk by 0.01 x 0.5 of itself.
+        for i in [layout.w1, layout.w1 + 6, layout.w2] {
+            let expected = before.params[i] * (1.0 - 0.005);
+            assert!((model.params[i] - expected).abs() < 1e-7, "parameter {i}");
+            assert_ne!(model.params[i], before.params[i]);
+        }
+        // Shrunk, then moved by the rate against its gradient.
+        let w = layout.w1 + 5;
+        let expected = before.params[w] * (1.0 - 0.005) - 0.01;
+        assert!((model.params[w] - expected).abs() < 1e-6);
     }
 
     #[test]
@@ -355,6 +386,11 @@ mod tests {
         assert_ne!(fingerprint(&config, &data[1..], 0), resumed.fingerprint);
         let other = TrainConfig {
             lr: 0.02,
+            ..config.clone()
+        };
+        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
+        let other = TrainConfig {
+            weight_decay: 0.01,
             ..config.clone()
         };
         assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);

@@ -151,6 +151,12 @@ impl Trainer {
                 config.lr
             )));
         }
+        if !(0.0..1.0).contains(&config.weight_decay) {
+            return Err(TrainError(format!(
+                "the weight decay must be at least 0 and below 1, got {}",
+                config.weight_decay
+            )));
+        }
         if !(0.0..=1.0).contains(&config.wdl) {
             return Err(TrainError(format!(
                 "the result's weight must be from 0 to 1, got {}",
@@ -366,6 +372,7 @@ mod tests {
                 batch: 16,
                 lr: 0.001,
                 wdl: 0.0,
+                weight_decay: 0.0,
                 threads: 1,
                 seed: 1,
                 arch: Architecture::default(),
