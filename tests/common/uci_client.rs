@@ -239,6 +239,15 @@ pub fn info_value(line: &str, key: &str) -> Option<i64> {
     words.next()?.parse().ok()
 }
 
+/// The largest node count the `info` lines of a search report.
+pub fn most_nodes(lines: &[String]) -> i64 {
+    lines
+        .iter()
+        .filter_map(|l| info_value(l, "nodes"))
+        .max()
+        .expect("a search reports its nodes")
+}
+
 pub fn scores(lines: &[String]) -> Vec<String> {
     lines
         .iter()
