@@ -731,8 +731,10 @@ fn a_game_at_limited_strength_answers_every_move_by_the_rules() {
         let lines = e.go("wtime 30000 btime 30000 winc 100 binc 100");
         let (best, _) = check_answer(&pos, &lines);
         let nodes = most_nodes(&lines);
-        // Within a few looks at the budget (every 32 nodes).
-        assert!(nodes <= budget + 100, "{nodes} nodes at {elo}");
+        // Past the budget by at most the first root move's search (the stop waits for a
+        // score) and a look at the budget (every 32 nodes): 167 at most in 2,000 moves of
+        // such games.
+        assert!(nodes <= budget + 250, "{nodes} nodes at {elo}");
         pos.push_uci(&best).unwrap();
         moves.push(best);
     }
