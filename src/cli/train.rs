@@ -2,8 +2,9 @@
 //! directories of `*.bin`) and runs it.
 //!
 //! `--weight-decay D` shrinks every weight by `D` x the learning rate of itself each step
-//! (AdamW; default 0). `--val` is the share of the samples kept out for validation (whole games), `--resume`
-//! goes on from `NET.ckpt`, `--mirror-files` adds each training position mirrored a-h.
+//! (AdamW; default 0). `--val` is the share of the samples kept out for validation (whole
+//! games), `--resume` goes on from `NET.ckpt`, `--mirror-files` adds each training position
+//! mirrored a-h.
 //! The net's shape: `--hidden N` values per side (default 256), `--activation crelu|screlu`,
 //! `--output-buckets N` (1 to 8, by the number of pieces), `--king-mirror` (each side seen
 //! mirrored a-h while its king is on files e-h).
@@ -20,8 +21,8 @@ use rookery::learn::trainer::Trainer;
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
-[--lr R] [--weight-decay D] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] [--resume] \
-[--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
+[--lr R] [--weight-decay D] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] \
+[--resume] [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
 
 /// Runs `rookery train` with the words after `train`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
