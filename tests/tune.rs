@@ -38,6 +38,8 @@ fn bench_after(commands: &[&str]) -> (u64, String) {
 #[cfg(feature = "tune")]
 mod tune_build {
     use super::*;
+    use common::uci_client::{Engine, check_answer};
+    use rookery::chess::Position;
 
     #[test]
     fn every_tunable_is_a_spin_option_and_an_spsa_line() {
@@ -85,6 +87,46 @@ mod tune_build {
         // A negative value inside its range is accepted.
         let (_, text) = bench_after(&["setoption name qs_see_threshold value -50"]);
         assert!(!text.contains("info string"), "{text}");
+    }
+
+    /// Every tunable at the low end of its range, then every one at the high end: each
+    /// `go nodes` still ends in a legal `bestmove` after a scored line. An SPSA run may
+    /// try any value in range; with all at their minimum, late move reductions once asked
+    /// for a negative depth at depth 1 and the search thread panicked, leaving no answer.
+    #[test]
+    fn the_search_answers_with_every_tunable_at_either_end_of_its_range() {
+        let spsa = stdout(&rookery(&["spsa"]));
+        let ranges: Vec<(&str, &str, &str)> = spsa
+            .lines()
+            .map(|line| {
+                let fields: Vec<&str> = line.split(", ").collect();
+                (fields[0], fields[3], fields[4])
+            })
+            .collect();
+        assert!(ranges.len() >= 30, "{spsa}");
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r1bq1rk1/pp1nbppp/4pn2/3p4/2Pp1B2/2N1PN2/PPQ2PPP/3RKB1R w K - 0 9",
+            "8/5k2/3p4/1p1Pp2p/pP2Pp1P/P4P1K/8/8 b - - 0 1",
+        ];
+        for low in [true, false] {
+            let mut engine = Engine::start();
+            for (name, min, max) in &ranges {
+                let value = if low { min } else { max };
+                engine.send(&format!("setoption name {name} value {value}"));
+            }
+            engine.ready();
+            for fen in fens {
+                engine.send(&format!("position fen {fen}"));
+                let lines = engine.go("nodes 20000");
+                assert!(
+                    !lines.iter().any(|l| l.starts_with("info string")),
+                    "low end {low}: {lines:#?}"
+                );
+                let pos = Position::from_fen(fen, false).unwrap();
+                check_answer(&pos, &lines);
+            }
+        }
     }
 }
 

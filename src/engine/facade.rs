@@ -2,6 +2,7 @@
 //! table, the settings and the search thread; it speaks no protocol. A UCI loop, a test or
 //! a tool drives it with typed calls and hears from a search through a [`Reporter`].
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -10,6 +11,7 @@ use std::time::Duration;
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 use shakmaty::CastlingMode;
+use tracing::error;
 
 use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
@@ -371,8 +373,10 @@ impl Engine {
             ..self.search_options()
         };
         let pos = self.position.clone();
+        let fallback_pos = pos.clone();
         let memory = Arc::clone(&self.memory);
         let finisher = Arc::clone(&reporter);
+        let failure_reporter = Arc::clone(&reporter);
         self.spawn(
             signals,
             move |signals| match book_entry {
@@ -393,18 +397,24 @@ impl Engine {
                     search_with_memory(&pos, &limits, &options, &table, signals, &*reporter, memory)
                 }
             },
+            move || {
+                failure_reporter.search_failed();
+                fallback_result(&fallback_pos)
+            },
             move |result| finisher.finished(&result),
         )
     }
 
-    /// Runs `work` on the search thread, then `report` with what it returned: the engine
-    /// is busy until `report` has run, and [`Engine::stop`] and [`Engine::wait`] reach the
-    /// work through `signals` as they reach a search. Fails only when no thread can be
-    /// started; then neither runs.
+    /// Runs `work` on the search thread, then `report` with what it returned, or with what
+    /// `recover` gives if `work` panicked (a GUI waiting for `bestmove` must not wait
+    /// forever): the engine is busy until `report` has run, and [`Engine::stop`] and
+    /// [`Engine::wait`] reach the work through `signals` as they reach a search. Fails only
+    /// when no thread can be started; then none of them runs.
     fn spawn<T>(
         &mut self,
         signals: Arc<Signals>,
         work: impl FnOnce(&Signals) -> T + Send + 'static,
+        recover: impl FnOnce() -> T + Send + 'static,
         report: impl FnOnce(T) + Send + 'static,
     ) -> std::io::Result<()> {
         self.signals = Arc::clone(&signals);
@@ -412,7 +422,13 @@ impl Engine {
             .name("search".into())
             .stack_size(SEARCH_STACK)
             .spawn(move || {
-                let result = work(&signals);
+                // The work shares only the table (atomics) and the search memory (its lock
+                // survives a panic and the memory is then only less useful).
+                let result =
+                    catch_unwind(AssertUnwindSafe(|| work(&signals))).unwrap_or_else(|_| {
+                        error!("the search thread panicked; answering without its result");
+                        recover()
+                    });
                 signals.done.store(true, Relaxed);
                 report(result);
             });
@@ -475,7 +491,7 @@ impl Engine {
         let work = move |signals: &Signals| {
             divide_report(&mut pos, depth, None, &signals.stop_requested).map(|(lines, _)| lines)
         };
-        self.spawn(Arc::new(Signals::default()), work, report)
+        self.spawn(Arc::new(Signals::default()), work, || None, report)
             .map_err(NotStarted::Thread)
     }
 
@@ -503,8 +519,19 @@ impl Engine {
         }
         let network = self.search_options().network;
         let work = move |signals: &Signals| bench::run(depth, network, signals, progress);
-        self.spawn(Arc::new(Signals::default()), work, report)
+        self.spawn(Arc::new(Signals::default()), work, || None, report)
             .map_err(NotStarted::Thread)
+    }
+}
+
+/// What a search whose thread panicked answers: the first legal move, if any.
+fn fallback_result(pos: &Position) -> SearchResult {
+    SearchResult {
+        best: pos.legal_moves().first().copied(),
+        ponder: None,
+        score: 0,
+        depth: 0,
+        nodes: 0,
     }
 }
 
@@ -578,6 +605,40 @@ fn set_tunable(name: &str, value: &str) -> Result<(), OptionError> {
 mod tests {
     use super::*;
     use crate::engine::strength::{ELO_MAX, ELO_MIN};
+
+    #[test]
+    fn a_panicking_search_thread_still_reports_and_leaves_the_engine_idle() {
+        let mut engine = Engine::with_hash(1).expect("1 MiB");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let work = |_: &Signals| -> i32 { panic!("a fault inside the search") };
+        let report = move |result| tx.send(result).unwrap();
+        engine
+            .spawn(Arc::new(Signals::default()), work, || -1, report)
+            .unwrap();
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(-1));
+        engine.wait();
+        assert!(!engine.is_searching());
+        // The engine searches again afterwards.
+        let (tx, rx) = std::sync::mpsc::channel();
+        engine
+            .spawn(
+                Arc::new(Signals::default()),
+                |_| 7,
+                || -1,
+                move |r| tx.send(r).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(7));
+    }
+
+    #[test]
+    fn the_fallback_answer_is_a_legal_move_or_none() {
+        let start = Position::startpos();
+        let best = fallback_result(&start).best.expect("a move");
+        assert!(start.legal_moves().contains(&best));
+        let mated = Position::from_fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", false).unwrap();
+        assert_eq!(fallback_result(&mated).best, None);
+    }
 
     #[test]
     fn the_network_evaluates_by_default_but_not_at_a_limited_strength() {

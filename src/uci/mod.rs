@@ -82,6 +82,13 @@ impl Reporter for UciReporter {
             ),
         );
     }
+
+    fn search_failed(&self) {
+        send(
+            &*self.out,
+            "info string error: the search failed (an internal fault); playing a legal move",
+        );
+    }
 }
 
 /// A UCI session: the engine and where its answers go.

@@ -178,6 +178,9 @@ pub trait Reporter: Send + Sync {
     fn finished(&self, _result: &SearchResult) {}
     /// No search: `mv`, of this weight, comes from the opening book.
     fn book_move(&self, _mv: Move, _weight: u16) {}
+    /// The search failed (its thread panicked); the result that follows is a legal move
+    /// chosen without a search.
+    fn search_failed(&self) {}
 }
 
 /// Reports nothing (bench, tests).
