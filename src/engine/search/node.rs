@@ -341,8 +341,9 @@ impl Worker<'_> {
                         .unwrap_or_else(|| self.heuristics.quiet_score(side, mv, landed, lineage));
                     r -= (history / lmr_history_divisor())
                         .clamp(-lmr_history_max(), lmr_history_max());
-                    // At least one ply is searched, and none below zero: with a low
-                    // `lmr_min_depth` or a negative extension `new_depth` can be 0 or less.
+                    // The reduced search keeps at least one ply, and a reduction is never
+                    // negative (with a low `lmr_min_depth` or a negative extension,
+                    // `new_depth` can be 0 or less: then no reduction).
                     r = r.min(new_depth - 1).max(0);
                 }
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
