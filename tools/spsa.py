@@ -155,7 +155,8 @@ def main():
         fail(f"{args.engine} is not an executable")
     if not os.path.isfile(args.book):
         fail(f"no opening book at {args.book}")
-    args.engine = os.path.abspath(args.engine)
+    # fastchess runs in a temporary directory: relative paths would not reach from there.
+    args.engine, args.book = os.path.abspath(args.engine), os.path.abspath(args.book)
 
     chosen = choose(tunables(args.engine), args.group, args.params)
     if not chosen:

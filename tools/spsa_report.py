@@ -7,15 +7,21 @@ BIN is the `tune` build the run used (its `spsa` command gives each tunable's de
 range and c_end); DIR the run's directory (its `log.csv` holds the values after every
 iteration). Prints a Markdown table, most moved first: default, value now, range, and the
 move in units of c_end (the step the run ends with, so moves of different tunables
-compare). `--svg` draws every value's path over the games played in those units, the
+compare), beside the noise: how far a value with no effect at all would have moved by
+now, one standard deviation, from the run's own spread of wins less losses and its
+schedule. A move of less than two of those is no evidence of a better value. `--svg` draws every value's path over the games played in those units, the
 four that moved most named. Exit status 2 when the engine or the log cannot be read.
 """
 
 import argparse
 import csv
 import os
+import json
+import math
 import subprocess
 import sys
+
+from spsa import schedule
 
 WIDTH, HEIGHT, LEFT, RIGHT, TOP, BOTTOM = 760, 420, 60, 180, 20, 40
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"]
@@ -26,7 +32,7 @@ class BadInput(Exception):
 
 
 def tunables(engine):
-    """name -> (default, min, max, c_end) from `BIN spsa`."""
+    """name -> (default, min, max, c_end, r_end) from `BIN spsa`."""
     try:
         out = subprocess.run([engine, "spsa"], capture_output=True, text=True, timeout=30)
     except OSError as e:
@@ -39,13 +45,13 @@ def tunables(engine):
     for line in out.stdout.splitlines():
         fields = [f.strip() for f in line.split(",")]
         if len(fields) == 7 and fields[1] == "int":
-            found[fields[0]] = tuple(float(x) for x in fields[2:6])
+            found[fields[0]] = tuple(float(x) for x in fields[2:7])
     return found
 
 
 def read_log(path, known):
-    """The log's tunables and its rows (k, games played, {name: value}); a row that is not
-    whole (the last one of a run being written) is left out."""
+    """The log's tunables and its rows (k, games played, {name: value}, wins - losses); a
+    row that is not whole (the last one of a run being written) is left out."""
     try:
         with open(path, newline="") as f:
             rows = list(csv.reader(f))
@@ -62,7 +68,7 @@ def read_log(path, known):
         try:
             if len(r) == 4 + len(names):
                 whole.append((int(r[0]), sum(int(x) for x in r[1:4]),
-                              dict(zip(names, map(float, r[4:])))))
+                              dict(zip(names, map(float, r[4:]))), int(r[1]) - int(r[2])))
         except ValueError:
             pass
     if not whole:
@@ -70,12 +76,32 @@ def read_log(path, known):
     return names, whole
 
 
+def noise(path, rows, r_end):
+    """One standard deviation, in units of c_end, of the move a tunable with no effect on
+    the result makes over the log's iterations: each iteration moves it by r_k c_k (wins -
+    losses) with a random sign, so the moves add up as independent noise of the spread
+    seen. The schedule's length comes from the run's state.json."""
+    try:
+        with open(path) as f:
+            settings = json.load(f)["settings"]
+        iterations = settings["games"] // (2 * settings["pairs"])
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        raise BadInput(f"{path}: not the state of a tools/spsa.py run")
+    unit = dict(c_end=1.0, r_end=r_end)
+    steps = 0.0
+    for k, _, _, _ in rows:
+        c_k, r_k = schedule(unit, k, iterations)
+        steps += (r_k * c_k) ** 2
+    spread = sum(diff * diff for _, _, _, diff in rows) / len(rows)
+    return math.sqrt(steps * spread)
+
+
 def svg(path, names, rows, known, named):
     games, total = [], 0
-    for _, played, _ in rows:
+    for _, played, _, _ in rows:
         total += played
         games.append(total)
-    moves = {n: [0.0] + [(v[n] - known[n][0]) / known[n][3] for _, _, v in rows] for n in names}
+    moves = {n: [0.0] + [(v[n] - known[n][0]) / known[n][3] for _, _, v, _ in rows] for n in names}
     games = [0] + games
     span = max(1.0, max(abs(x) for path in moves.values() for x in path))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -120,15 +146,17 @@ def main():
     names, rows = read_log(os.path.join(args.dir, "log.csv"), known)
     last = rows[-1][2]
     moved = sorted(names, key=lambda n: -abs(last[n] - known[n][0]) / known[n][3])
-    games = sum(played for _, played, _ in rows)
+    games = sum(played for _, played, _, _ in rows)
     print(f"{len(rows)} iterations, {games} games")
     print()
-    print("| tunable | default | now | range | moved (c_end) |")
-    print("| --- | --- | --- | --- | --- |")
+    state = os.path.join(args.dir, "state.json")
+    print("| tunable | default | now | range | moved (c_end) | noise (c_end) |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    sigma = {r_end: noise(state, rows, r_end) for *_, r_end in (known[n] for n in names)}
     for n in moved:
-        default, low, high, c_end = known[n]
+        default, low, high, c_end, r_end = known[n]
         print(f"| {n} | {default:.0f} | {last[n]:.1f} | {low:.0f}..{high:.0f} "
-              f"| {(last[n] - default) / c_end:+.2f} |")
+              f"| {(last[n] - default) / c_end:+.2f} | {sigma[r_end]:.2f} |")
     if args.svg:
         svg(args.svg, names, rows, known, moved[:4])
         print(f"\nplot: {args.svg}")
