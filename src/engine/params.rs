@@ -227,31 +227,31 @@ tunables! {
     /// Hundredths of the increment added to each move's share of the clock.
     tm_increment_pct = 75, 40..=100, 5;
     /// Hundredths of the clock one move may spend at most (with more moves to go).
-    tm_max_share_pct = 60, 30..=80, 4;
+    tm_max_share_pct = 59, 30..=80, 4;
     /// The hard limit is this many times the soft one (within the cap above).
     tm_hard_ratio = 5, 2..=10, 1;
     /// Soft-limit factor in hundredths after 0 iterations with the same best move...
     tm_stability_0_pct = 160, 100..=250, 8;
     /// ...after 1...
-    tm_stability_1_pct = 125, 90..=200, 6;
+    tm_stability_1_pct = 126, 90..=200, 6;
     /// ...after 2...
-    tm_stability_2_pct = 100, 70..=150, 5;
+    tm_stability_2_pct = 98, 70..=150, 5;
     /// ...after 3...
-    tm_stability_3_pct = 90, 50..=130, 5;
+    tm_stability_3_pct = 89, 50..=130, 5;
     /// ...after 4 or more.
-    tm_stability_4_pct = 80, 40..=120, 5;
+    tm_stability_4_pct = 78, 40..=120, 5;
     /// Centipawns of score drop that add 100% to the score factor...
     tm_score_drop_span = 200, 50..=400, 15;
     /// ...whose least value is this many hundredths...
     tm_score_factor_min_pct = 85, 50..=100, 4;
     /// ...and greatest this many.
-    tm_score_factor_max_pct = 160, 100..=250, 8;
+    tm_score_factor_max_pct = 158, 100..=250, 8;
     /// The node factor is this many hundredths less the best move's share of the nodes...
-    tm_node_factor_base_pct = 175, 120..=250, 6;
+    tm_node_factor_base_pct = 173, 120..=250, 6;
     /// ...at least this many hundredths...
     tm_node_factor_min_pct = 75, 40..=100, 4;
     /// ...and at most this many.
-    tm_node_factor_max_pct = 150, 100..=250, 6;
+    tm_node_factor_max_pct = 149, 100..=250, 6;
 }
 
 /// Bound-failed lines are reported only once the search has run this long (display only,

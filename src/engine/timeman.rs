@@ -283,10 +283,10 @@ mod tests {
         };
         let white = TimeManager::new(&limits, Color::White, overhead).budget();
         let black = TimeManager::new(&limits, Color::Black, overhead).budget();
-        // White: 59.94 s / 30; black: 1.94 s / 30 + 0.75 x 0.5 s, capped at 0.6 x 1.94 s.
+        // White: 59.94 s / 30; black: 1.94 s / 30 + 0.75 x 0.5 s, capped at 0.59 x 1.94 s.
         assert_eq!(white.0, Some(Duration::from_millis(1998)));
         assert_eq!(black.0, Some(Duration::from_nanos(439_666_666)));
-        assert_eq!(black.1, Some(Duration::from_millis(1164)));
+        assert_eq!(black.1, Some(Duration::from_micros(1_144_600)));
     }
 
     #[test]
@@ -313,8 +313,10 @@ mod tests {
     #[test]
     fn the_soft_scale_grows_with_doubt() {
         let settled = scale(4, 0, 0.9);
+        // A move with no news (the best move has stood two iterations and took three
+        // quarters of the nodes, the score holds) keeps about the time planned.
         let neutral = scale(2, 0, 0.75);
-        assert!((neutral - 1.0).abs() < 1e-9);
+        assert!((neutral - 1.0).abs() < 0.05, "{neutral}");
         assert!(settled < neutral);
         // Each sign of doubt alone adds time.
         assert!(scale(0, 0, 0.75) > neutral);
@@ -322,7 +324,7 @@ mod tests {
         assert!(scale(2, 0, 0.3) > neutral);
         // A rising score takes a little away, within the range.
         assert!(scale(2, -60, 0.75) < neutral);
-        assert!(scale(2, -10_000, 0.75) >= score_factor_range().0);
+        assert!(scale(2, -10_000, 0.75) >= neutral * score_factor_range().0 - 1e-9);
         // The extremes stay bounded.
         let most = stability_factor(0) * score_factor_range().1 * pct(tm_node_factor_max_pct());
         assert!((scale(0, 10_000, 0.0) - most).abs() < 1e-9);
@@ -331,9 +333,9 @@ mod tests {
 
     #[test]
     fn a_scaled_soft_limit_never_passes_the_hard_limit() {
-        // 100 ms + 1 s: 50 ms to plan on, both limits capped at 0.6 x 50 ms.
+        // 100 ms + 1 s: 50 ms to plan on, both limits capped at 0.59 x 50 ms.
         let tm = TimeManager::new(&clock(100, 1000, None), Color::White, Duration::ZERO);
-        assert_eq!(tm.budget().1, Some(Duration::from_millis(30)));
+        assert_eq!(tm.budget().1, Some(Duration::from_micros(29_500)));
         std::thread::sleep(Duration::from_millis(35));
         assert!(tm.soft_exceeded(1000.0));
         let untimed = TimeManager::new(&Limits::default(), Color::White, Duration::ZERO);
