@@ -9,15 +9,16 @@ iteration). Prints a Markdown table, most moved first: default, value now, range
 move in units of c_end (the step the run ends with, so moves of different tunables
 compare), beside the noise: how far a value with no effect at all would have moved by
 now, one standard deviation, from the run's own spread of wins less losses and its
-schedule. A move of less than two of those is no evidence of a better value. `--svg` draws every value's path over the games played in those units, the
-four that moved most named. Exit status 2 when the engine or the log cannot be read.
+schedule. A move of less than two of those is no evidence of a better value. `--svg`
+draws every value's path over the games played in those units, the four that moved most
+named. Exit status 2 when the engine or the log cannot be read.
 """
 
 import argparse
 import csv
-import os
 import json
 import math
+import os
 import subprocess
 import sys
 
