@@ -102,7 +102,8 @@ def svg(path, names, rows, known, named):
     for _, played, _, _ in rows:
         total += played
         games.append(total)
-    moves = {n: [0.0] + [(v[n] - known[n][0]) / known[n][3] for _, _, v, _ in rows] for n in names}
+    moves = {n: [0.0] + [(v[n] - known[n][0]) / known[n][3] for _, _, v, _ in rows]
+             for n in names}
     games = [0] + games
     span = max(1.0, max(abs(x) for path in moves.values() for x in path))
     plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
@@ -153,7 +154,8 @@ def main():
     state = os.path.join(args.dir, "state.json")
     print("| tunable | default | now | range | moved (c_end) | noise (c_end) |")
     print("| --- | --- | --- | --- | --- | --- |")
-    sigma = {r_end: noise(state, rows, r_end) for *_, r_end in (known[n] for n in names)}
+    # One figure per distinct r_end (every tunable has the same one today).
+    sigma = {known[n][4]: noise(state, rows, known[n][4]) for n in names}
     for n in moved:
         default, low, high, c_end, r_end = known[n]
         print(f"| {n} | {default:.0f} | {last[n]:.1f} | {low:.0f}..{high:.0f} "

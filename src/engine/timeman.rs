@@ -317,6 +317,9 @@ mod tests {
         // quarters of the nodes, the score holds) keeps about the time planned.
         let neutral = scale(2, 0, 0.75);
         assert!((neutral - 1.0).abs() < 0.05, "{neutral}");
+        // No score drop leaves the score factor at exactly 1: only stability and node share.
+        let others = stability_factor(2) * (pct(tm_node_factor_base_pct()) - 0.75);
+        assert!((neutral - others).abs() < 1e-9, "{neutral} {others}");
         assert!(settled < neutral);
         // Each sign of doubt alone adds time.
         assert!(scale(0, 0, 0.75) > neutral);
