@@ -8,9 +8,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rookery::chess::Position;
 use rookery::engine::eval::hce;
-use rookery::engine::eval::nnue::{
-    Accumulator, Activation, Architecture, Kernel, Network, accumulator,
-};
+use rookery::engine::eval::nnue::{Accumulator, Activation, Architecture, Kernel, Network};
 use rookery::learn::model::Model;
 use shakmaty::{Chess, Color, Position as _};
 
@@ -39,7 +37,14 @@ fn bench_eval(c: &mut Criterion) {
             let mv = moves[i % moves.len()];
             i += 1;
             root.update_into(&mut child, &net, &chess, mv);
-            accumulator::evaluate(&net, black_box(&child), chess.board(), !chess.turn())
+            {
+                let child = black_box(&child);
+                net.evaluate(
+                    child.perspective(!chess.turn()),
+                    child.perspective(chess.turn()),
+                    chess.board(),
+                )
+            }
         })
     });
     group.bench_function("nnue_refresh_kiwipete", |b| {

@@ -3,7 +3,7 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rookery::gomoku::walk::GomokuCode;
+use rookery::gomoku::key_samples::GomokuCode;
 use rookery::gomoku::{
     Geometry, Gomoku, GomokuEntry, GomokuKeys, GomokuTable, Stone, parse_board_block, parse_moves,
 };

@@ -6,8 +6,8 @@ use std::process::Command;
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
-use rookery::chess::walk::{ChessCode, walk_perft};
-use rookery::gomoku::walk::GomokuCode;
+use rookery::chess::key_samples::{ChessCode, walk_perft};
+use rookery::gomoku::key_samples::GomokuCode;
 use rookery::gomoku::{Geometry, Gomoku};
 use rookery::hashing::quality::{SampleSet, colliding_pairs};
 use shakmaty::fen::Fen;
@@ -233,7 +233,7 @@ fn canonical_table_keys_fill_buckets_evenly() {
 
 #[test]
 fn hive_codes_pin_the_translation_and_canonical_codes_do_not() {
-    use rookery::hive::walk::{PlacedCode, canonical_code};
+    use rookery::hive::key_samples::{PlacedCode, canonical_code};
     use rookery::hive::{Frame, Hex, parse_game_string};
     let hive = parse_game_string("Base;InProgress;Black[2];wS1;bG1 -wS1;wA1 wS1/").unwrap();
     let shifted = hive

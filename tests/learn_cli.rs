@@ -8,7 +8,7 @@ use std::time::Duration;
 use common::cli::rookery;
 use common::uci_client::Engine;
 use rookery::chess::Position;
-use rookery::engine::eval::nnue::accumulator::evaluate_position;
+use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::{Activation, Architecture, Network, default_network};
 use rookery::learn::record::{GameResult, Record, decode_all};
 

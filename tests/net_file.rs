@@ -1,8 +1,8 @@
 //! The net file: format 3 round trips for every architecture, format 2 (the built-in net)
 //! read and written back unchanged, and every damaged, cut or foreign file refused.
 
-use rookery::engine::eval::nnue::accumulator::evaluate_position;
 use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
+use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
 use rookery::engine::eval::nnue::{
     Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network,

@@ -15,7 +15,7 @@ use rookery::chess::Position;
 use rookery::engine::board::Board;
 use rookery::engine::eval::nnue::architecture::{QA, SCALE, SCRELU_MAX_WEIGHT};
 use rookery::engine::eval::nnue::{
-    Accumulator, Activation, Architecture, Kernel, Network, accumulator,
+    Accumulator, Activation, Architecture, Kernel, Network, evaluate_position,
 };
 use rookery::engine::score::MAX_EVAL;
 use rookery::engine::tt::ChessTable;
@@ -72,7 +72,7 @@ impl Walk {
         );
         assert_eq!(
             board.evaluate(),
-            accumulator::evaluate_position(&self.net, board.chess())
+            evaluate_position(&self.net, board.chess())
         );
         self.nodes += 1;
     }
@@ -241,8 +241,8 @@ fn colour_flip_symmetry(net: &Network) {
             let mirror = mirrored(&pos);
             assert_eq!(mirror.turn(), !pos.turn());
             assert_eq!(
-                accumulator::evaluate_position(net, &pos),
-                accumulator::evaluate_position(net, &mirror),
+                evaluate_position(net, &pos),
+                evaluate_position(net, &mirror),
                 "{:?} {:?}",
                 net.architecture(),
                 pos.board()
@@ -263,8 +263,16 @@ fn colour_flip_symmetry(net: &Network) {
     .clone();
     let acc = Accumulator::refresh(net, &board);
     assert_ne!(
-        accumulator::evaluate(net, &acc, &board, Color::White),
-        accumulator::evaluate(net, &acc, &board, Color::Black)
+        net.evaluate(
+            acc.perspective(Color::White),
+            acc.perspective(Color::Black),
+            &board
+        ),
+        net.evaluate(
+            acc.perspective(Color::Black),
+            acc.perspective(Color::White),
+            &board
+        )
     );
 }
 
@@ -349,13 +357,13 @@ fn a_king_mirrored_net_evaluates_a_position_and_its_files_mirror_alike() {
             let mirror = files_mirrored(board.chess());
             assert_eq!(
                 board.evaluate(),
-                accumulator::evaluate_position(&mirrored_net, &mirror),
+                evaluate_position(&mirrored_net, &mirror),
                 "{}",
                 board.position().fen()
             );
             plain_differs += usize::from(
-                accumulator::evaluate_position(&plain_net, board.chess())
-                    != accumulator::evaluate_position(&plain_net, &mirror),
+                evaluate_position(&plain_net, board.chess())
+                    != evaluate_position(&plain_net, &mirror),
             );
             checked += 1;
         }

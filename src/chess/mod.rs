@@ -3,12 +3,12 @@
 
 pub mod epd;
 pub mod hashcheck;
+pub mod key_samples;
 pub mod key_update;
 pub mod perft;
 pub mod position;
-pub mod quiet_check;
+pub mod quiet_legality;
 pub mod tactical;
-pub mod walk;
 pub mod zobrist;
 
 pub use position::{FenError, MoveError, Position};

@@ -11,9 +11,9 @@ use super::{Outcome, epd_roots};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
-use rookery::chess::walk::{self as chess_walk, ChessCode};
+use rookery::chess::key_samples::{self as chess_samples, ChessCode};
 use rookery::chess::zobrist::POLYGLOT;
-use rookery::gomoku::walk::{self as gomoku_walk, GomokuCode};
+use rookery::gomoku::key_samples::{self as gomoku_samples, GomokuCode};
 use rookery::gomoku::{Geometry, GomokuKeys};
 use rookery::hashing::quality::{
     CollisionRow, FalseHits, Sample, SampleSet, Sanity, WIDTHS, colliding_pairs, false_hits,
@@ -21,7 +21,7 @@ use rookery::hashing::quality::{
 };
 use rookery::hashing::{DualKey, Key, TableKey};
 use rookery::hive::compact::CompactKey;
-use rookery::hive::walk::{self as hive_walk, PlacedCode};
+use rookery::hive::key_samples::{self as hive_samples, PlacedCode};
 use rookery::hive::{
     Hex, Hive, HiveKeys, SC2020_CELLS, WINDOW_CELLS, parse_game_string, sc2020_cell,
 };
@@ -162,7 +162,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
     let (roots, source) = epd_roots(args)?;
     let mut samples = SampleSet::<ChessCode>::new();
     for (i, root) in roots.iter().enumerate() {
-        chess_walk::walk_perft(&mut root.clone(), depth, &mut samples);
+        chess_samples::walk_perft(&mut root.clone(), depth, &mut samples);
         eprintln!(
             "perft tree {}/{}: {} nodes visited",
             i + 1,
@@ -181,7 +181,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
     for (i, root) in game_roots.iter().enumerate() {
         let n = game_roots.len() as u64;
         let share = games / n + u64::from((i as u64) < games % n);
-        chess_walk::walk_random_games(
+        chess_samples::walk_random_games(
             root,
             share,
             plies,
@@ -252,7 +252,7 @@ fn gomoku(args: &Args) -> Result<Report, UsageError> {
         ($words:literal) => {{
             let mut exact = SampleSet::<GomokuCode<$words>>::new();
             let mut canonical = SampleSet::<GomokuCode<$words>>::new();
-            gomoku_walk::walk_random_games(geometry, games, plies, seed, |board| {
+            gomoku_samples::walk_random_games(geometry, games, plies, seed, |board| {
                 let key = board.key();
                 let code = GomokuCode::of(board).expect("the code holds the board");
                 exact.push(code, key.main.0, key.check.0);
@@ -303,12 +303,12 @@ fn hive(args: &Args) -> Result<Report, UsageError> {
     let mut placed = SampleSet::<PlacedCode>::new();
     let mut canonical = SampleSet::<CompactKey>::new();
     let mut done = 0u64;
-    hive_walk::walk_random_games(&start, games, plies, seed, |hive| {
+    hive_samples::walk_random_games(&start, games, plies, seed, |hive| {
         let key = hive.key();
         let code = PlacedCode::of(hive).expect("connected positions fit the compact key");
         placed.push(code, key.main.0, key.check.0);
         let (key, _) = hive.canonical();
-        let code = hive_walk::canonical_code(hive).expect("connected positions fit");
+        let code = hive_samples::canonical_code(hive).expect("connected positions fit");
         canonical.push(code, key.main.0, key.check.0);
         done += 1;
         if done.is_multiple_of(1 << 20) {

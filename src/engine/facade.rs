@@ -16,7 +16,7 @@ use tracing::error;
 use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
-use super::eval::nnue::accumulator::evaluate_position;
+use super::eval::nnue::evaluate_position;
 use super::eval::nnue::{Kernel, Network, default_network};
 use super::limits::Limits;
 use super::options::{self, Effect, OptionError, Settings};

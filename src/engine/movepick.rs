@@ -13,7 +13,7 @@ use super::history::{Heuristics, Lineage};
 use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
-use crate::chess::quiet_check::is_legal_quiet;
+use crate::chess::quiet_legality::is_legal_quiet;
 use crate::chess::tactical::tactical_moves;
 
 /// True for moves that change material: captures and promotions.

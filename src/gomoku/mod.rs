@@ -5,9 +5,9 @@
 //! moves stones between cells and leaves the side to move alone.
 
 mod board;
+pub mod key_samples;
 mod notation;
 mod tt;
-pub mod walk;
 
 pub use board::{Geometry, Gomoku, GomokuKeys, Stone};
 pub use notation::{ParseError, parse_board_block, parse_moves};

@@ -21,9 +21,9 @@ mod board;
 pub mod compact;
 mod field;
 mod hex;
+pub mod key_samples;
 mod piece;
 mod uhp;
-pub mod walk;
 
 pub use board::{Hive, HiveKeys, Layout, MAX_HEIGHT, Move, MoveError};
 pub use compact::{CompactError, CompactKey};

@@ -199,13 +199,4 @@ impl PieceSet {
     pub fn per_side(self) -> usize {
         Bug::ALL.iter().map(|&b| usize::from(self.count(b))).sum()
     }
-
-    /// Pieces of both sides that may climb: a stack is at most one more than this high.
-    pub fn climbers(self) -> usize {
-        2 * Bug::ALL
-            .iter()
-            .filter(|b| b.climbs())
-            .map(|&b| usize::from(self.count(b)))
-            .sum::<usize>()
-    }
 }

@@ -465,7 +465,7 @@ pub(crate) mod tests {
 
     #[test]
     fn quantised_net_follows_the_float_model() {
-        use crate::engine::eval::nnue::accumulator::evaluate_position;
+        use crate::engine::eval::nnue::evaluate_position;
         let data = samples();
         for arch in architectures() {
             let model = Model::new(arch, 9);

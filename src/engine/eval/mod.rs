@@ -119,7 +119,11 @@ impl Evaluator {
         match &self.nnue {
             Some(state) => {
                 let acc = &state.stack[state.top];
-                nnue::accumulator::evaluate(&state.net, acc, pos.board(), pos.turn())
+                state.net.evaluate(
+                    acc.perspective(pos.turn()),
+                    acc.perspective(!pos.turn()),
+                    pos.board(),
+                )
             }
             None => hce::evaluate(pos),
         }

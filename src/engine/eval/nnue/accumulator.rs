@@ -307,20 +307,3 @@ fn sub_sub_add(out: &mut [i16], parent: &[i16], r0: &[i16], r1: &[i16], a: &[i16
             .wrapping_add(a[i]);
     }
 }
-
-/// The network's evaluation from the accumulator of `board`, centipawns for `turn`, the
-/// side to move.
-#[inline]
-pub fn evaluate(net: &Network, acc: &Accumulator, board: &Board, turn: Color) -> i32 {
-    net.output(
-        acc.perspective(turn),
-        acc.perspective(!turn),
-        net.bucket(board),
-    )
-}
-
-/// The network's evaluation of `pos` from scratch, centipawns for the side to move.
-pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
-    let board = pos.board();
-    evaluate(net, &Accumulator::refresh(net, board), board, pos.turn())
-}

@@ -2,7 +2,7 @@
 //!
 //! - [`architecture`]: a net's shape (hidden size, activation, output buckets, king
 //!   mirroring), its quantisation scales and its inputs;
-//! - [`network`]: the quantised weights and the output layer;
+//! - [`network`]: the quantised weights, the output layer and the evaluation;
 //! - [`kernels`]: the output layer's dot products, portable and AVX2;
 //! - [`format`](mod@format): the net file, formats 2 and 3;
 //! - [`accumulator`]: the per-position hidden values, updated move by move.
@@ -17,6 +17,8 @@ pub mod kernels;
 pub mod network;
 
 use std::sync::{Arc, LazyLock};
+
+use shakmaty::{Chess, Position as _};
 
 pub use accumulator::Accumulator;
 pub use architecture::{
@@ -36,4 +38,16 @@ static DEFAULT_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
 /// The net built into the binary.
 pub fn default_network() -> Arc<Network> {
     Arc::clone(&DEFAULT_NETWORK)
+}
+
+/// The network's evaluation of `pos` from scratch (its accumulator summed afresh),
+/// centipawns for the side to move.
+pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
+    let board = pos.board();
+    let acc = Accumulator::refresh(net, board);
+    net.evaluate(
+        acc.perspective(pos.turn()),
+        acc.perspective(!pos.turn()),
+        board,
+    )
 }

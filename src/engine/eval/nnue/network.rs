@@ -143,6 +143,14 @@ impl Network {
         }
     }
 
+    /// The network's evaluation of a position, centipawns for the side to move: `us` and
+    /// `them` are the side to move's and the other side's halves of the position's
+    /// accumulator ([`Accumulator::perspective`](super::Accumulator::perspective)).
+    #[inline]
+    pub fn evaluate(&self, us: &[i16], them: &[i16], board: &Board) -> i32 {
+        self.output(us, them, self.bucket(board))
+    }
+
     /// The output in centipawns for the side to move, from both sides' accumulators
     /// (`hidden` values each) through the weights of output bucket `bucket`.
     #[inline]

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move, Position as _, Rank, Role, attacks};
 /// in check. Castling is left to shakmaty.
 ///
 /// ```
-/// use rookery::chess::{Position, quiet_check::is_legal_quiet};
+/// use rookery::chess::{Position, quiet_legality::is_legal_quiet};
 /// use shakmaty::{Move, Role, Square};
 /// let pos = Position::from_fen("4k3/8/8/8/8/8/r2B4/3K4 w - - 0 1", false).unwrap();
 /// let step = |role, from, to| Move::Normal { role, from, capture: None, to, promotion: None };
