@@ -9,7 +9,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use rookery::chess::Position;
 use rookery::engine::eval::hce;
 use rookery::engine::eval::nnue::{Accumulator, Activation, Architecture, Kernel, Network};
-use rookery::learn::model::Model;
+use rookery::learn::fit::model::Model;
 use shakmaty::{Chess, Color, Position as _};
 
 const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";

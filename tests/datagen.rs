@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 use common::cli::{rookery, stdout};
 use rookery::engine::eval::nnue::default_network;
 use rookery::hashing::checksum::fnv1a;
-use rookery::learn::games::split;
-use rookery::learn::record::decode_all;
+use rookery::learn::data::games::split;
+use rookery::learn::data::record::decode_all;
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("rookery-datagen-{name}-{}", std::process::id()));

@@ -10,7 +10,7 @@ use common::uci_client::Engine;
 use rookery::chess::Position;
 use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::{Activation, Architecture, Network, default_network};
-use rookery::learn::record::{GameResult, Record, decode_all};
+use rookery::learn::data::record::{GameResult, Record, decode_all};
 
 const WAIT: Duration = Duration::from_secs(20);
 

@@ -8,7 +8,7 @@ use rookery::engine::eval::nnue::{
     Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network,
 };
 use rookery::hashing::checksum::fnv1a;
-use rookery::learn::model::Model;
+use rookery::learn::fit::model::Model;
 use shakmaty::Chess;
 
 /// Every combination of the trainer's flags, at two hidden sizes.

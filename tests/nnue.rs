@@ -19,7 +19,7 @@ use rookery::engine::eval::nnue::{
 };
 use rookery::engine::score::MAX_EVAL;
 use rookery::engine::tt::ChessTable;
-use rookery::learn::model::Model;
+use rookery::learn::fit::model::Model;
 use shakmaty::{Bitboard, Chess, Color, Position as _};
 
 /// A net with random weights of training-like size, so every input matters.

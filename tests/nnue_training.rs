@@ -15,10 +15,10 @@ use rookery::engine::eval::hce;
 use rookery::engine::eval::nnue::architecture::SCALE;
 use rookery::engine::eval::nnue::{Activation, Architecture, Network};
 use rookery::engine::tt::ChessTable;
-use rookery::learn::dataset::Sample;
-use rookery::learn::model::Model;
-use rookery::learn::record::{GameResult, Record};
-use rookery::learn::train::{Adam, TrainConfig, train_epoch};
+use rookery::learn::data::record::{GameResult, Record};
+use rookery::learn::fit::dataset::Sample;
+use rookery::learn::fit::model::Model;
+use rookery::learn::fit::optimiser::{Adam, TrainConfig, train_epoch};
 use shakmaty::{Chess, Move, Position as _};
 
 /// The sample of a position, scored by the hand-written evaluation.

@@ -25,6 +25,7 @@ use rookery::hive::key_samples::{self as hive_samples, PlacedCode};
 use rookery::hive::{
     Hex, Hive, HiveKeys, SC2020_CELLS, WINDOW_CELLS, parse_game_string, sc2020_cell,
 };
+use rookery::json::quoted;
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -600,7 +601,7 @@ impl Report {
                     .collect();
                 format!(
                     r#"{{"key":{},"distinct":{},"collisions":[{}]}}"#,
-                    json_string(&s.label),
+                    quoted(&s.label),
                     s.distinct,
                     rows.join(",")
                 )
@@ -612,7 +613,7 @@ impl Report {
             .map(|(label, h)| {
                 format!(
                     r#"{{"verification":{},"bits":{},"probes":{},"false_hits":{},"rate":{:e},"expected":{:e}}}"#,
-                    json_string(label),
+                    quoted(label),
                     h.verify_bits,
                     h.probes,
                     h.false_hits,
@@ -627,7 +628,7 @@ impl Report {
             .map(|(label, s)| {
                 format!(
                     r#"{{"table":{},"keys":{},"zero":{},"equal_pairs":{},"worst_bit_sigma":{:.3},"bit_chi_square":{:.2},"dependence_checked":{},"dependence_found":{},"passed":{}}}"#,
-                    json_string(label),
+                    quoted(label),
                     s.keys,
                     s.zero,
                     s.equal_pairs,
@@ -642,8 +643,8 @@ impl Report {
             .collect();
         format!(
             r#"{{"game":{},"walk":{},"visited":{},"seconds":{:.2},"peak_mib":{:.0},"series":[{}],"false_hits":[{}],"key_tables":[{}],"passed":{}}}"#,
-            json_string(self.game),
-            json_string(&self.walk),
+            quoted(self.game),
+            quoted(&self.walk),
             self.visited,
             self.seconds,
             self.peak_mib,
@@ -653,23 +654,6 @@ impl Report {
             self.passed()
         )
     }
-}
-
-/// `text` as a JSON string literal.
-fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 /// The process's peak resident memory in MiB (Linux `VmHWM`), 0 where unknown.

@@ -16,8 +16,8 @@ use std::path::PathBuf;
 use super::Outcome;
 use super::args::{Args, UsageError};
 use rookery::engine::eval::nnue::{Activation, Architecture, DEFAULT_HIDDEN};
-use rookery::learn::train::TrainConfig;
-use rookery::learn::trainer::Trainer;
+use rookery::learn::fit::optimiser::TrainConfig;
+use rookery::learn::fit::trainer::Trainer;
 
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \

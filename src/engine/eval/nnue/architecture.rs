@@ -18,7 +18,7 @@ pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
 /// Centipawns per unit of the network's output, the trainer's sigmoid scale: the scale at
 /// which the hand-written evaluation's search scores best predict self-play results (see
-/// `learn::dataset::fit_scale`), so that the net's centipawns are the search's centipawns.
+/// `learn::fit::dataset::fit_scale`), so that the net's centipawns are the search's centipawns.
 pub const SCALE: i32 = 185;
 /// The hidden size of every format 2 net, and the trainer's default.
 pub const DEFAULT_HIDDEN: usize = 256;

@@ -18,7 +18,7 @@ use rand::seq::SliceRandom;
 use super::checkpoint::Checkpoint;
 use super::dataset::{self, Sample};
 use super::model::Model;
-use super::train::{self, Adam, TrainConfig};
+use super::optimiser::{self, Adam, TrainConfig};
 use crate::engine::eval::nnue::architecture::SCALE;
 
 /// Why a training run stopped before its end.
@@ -133,7 +133,7 @@ impl Trainer {
             val.len(),
             loaded.trailing_bytes
         ));
-        let fingerprint = train::fingerprint(config, &train_set, val.len());
+        let fingerprint = optimiser::fingerprint(config, &train_set, val.len());
         let from = self.starting_state(&checkpoint_path, fingerprint, log)?;
         self.epochs(&train_set, &val, from, fingerprint, log)
     }
@@ -287,7 +287,7 @@ impl Trainer {
         let mut last_report = Instant::now();
         for epoch in first_epoch..config.epochs {
             let epoch_start = Instant::now();
-            let loss = train::train_epoch(
+            let loss = optimiser::train_epoch(
                 &mut model,
                 &mut adam,
                 train_set,
@@ -309,7 +309,7 @@ impl Trainer {
                     }
                 },
             );
-            let val_loss = train::mean_loss(&model, val, config.wdl, config.threads);
+            let val_loss = optimiser::mean_loss(&model, val, config.wdl, config.threads);
             if !(loss.is_finite() && (val.is_empty() || val_loss.is_finite())) {
                 return Err(TrainError(format!(
                     "epoch {}: the loss is not a number (train {loss}, validation {val_loss}); \
@@ -322,7 +322,7 @@ impl Trainer {
                 "epoch {}/{}: train loss {loss:.6} validation loss {val_loss:.6} lr {:.6} {:.1} s ({:.0} samples/s)",
                 epoch + 1,
                 config.epochs,
-                train::learning_rate(config.lr, epoch, config.epochs),
+                optimiser::learning_rate(config.lr, epoch, config.epochs),
                 secs,
                 train_set.len() as f64 / secs
             ));

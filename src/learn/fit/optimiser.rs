@@ -254,7 +254,7 @@ pub fn train_epoch(
 mod tests {
     use super::*;
     use crate::engine::eval::nnue::Activation;
-    use crate::learn::model::tests::samples;
+    use crate::learn::fit::model::tests::samples;
 
     fn config(epochs: usize, batch: usize, seed: u64) -> TrainConfig {
         TrainConfig {
@@ -340,68 +340,6 @@ mod tests {
         let w = layout.w1 + 5;
         let expected = before.params[w] * (1.0 - 0.005) - 0.01;
         assert!((model.params[w] - expected).abs() < 1e-6);
-    }
-
-    #[test]
-    fn resuming_from_a_checkpoint_equals_an_unbroken_run() {
-        use crate::learn::checkpoint::Checkpoint;
-        let data = samples();
-        let arch = Architecture {
-            hidden: 32,
-            activation: Activation::SCReLU,
-            buckets: 8,
-            king_mirror: true,
-        };
-        let config = TrainConfig {
-            arch,
-            ..config(4, 2, 6)
-        };
-        let params = Model::new(arch, 0).layout().params;
-        let mut unbroken = Model::new(arch, config.seed);
-        let mut adam = Adam::new(params);
-        for epoch in 0..config.epochs {
-            train_epoch(&mut unbroken, &mut adam, &data, &config, epoch, |_, _| {});
-        }
-        let mut model = Model::new(arch, config.seed);
-        let mut adam = Adam::new(params);
-        for epoch in 0..2 {
-            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
-        }
-        let saved = Checkpoint {
-            epochs_done: 2,
-            fingerprint: fingerprint(&config, &data, 0),
-            best_val_loss: f32::INFINITY,
-            model,
-            adam,
-        }
-        .to_bytes();
-        let resumed = Checkpoint::from_bytes(&saved).unwrap();
-        assert_eq!(resumed.model.arch, arch);
-        let (mut model, mut adam) = (resumed.model, resumed.adam);
-        for epoch in resumed.epochs_done..config.epochs {
-            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
-        }
-        assert_eq!(model, unbroken);
-        // Other data, settings or architecture give another fingerprint.
-        assert_ne!(fingerprint(&config, &data[1..], 0), resumed.fingerprint);
-        let other = TrainConfig {
-            lr: 0.02,
-            ..config.clone()
-        };
-        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
-        let other = TrainConfig {
-            weight_decay: 0.01,
-            ..config.clone()
-        };
-        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
-        let other = TrainConfig {
-            arch: Architecture {
-                king_mirror: false,
-                ..arch
-            },
-            ..config.clone()
-        };
-        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
     }
 
     #[test]

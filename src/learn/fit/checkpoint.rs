@@ -13,7 +13,7 @@ use std::io;
 use std::path::Path;
 
 use super::model::{Layout, Model};
-use super::train::Adam;
+use super::optimiser::Adam;
 use crate::engine::eval::nnue::{Activation, Architecture};
 use crate::hashing::checksum::fnv1a;
 
@@ -27,7 +27,7 @@ const HEAD: usize = 52;
 pub struct Checkpoint {
     /// Epochs finished.
     pub epochs_done: usize,
-    /// What the run trains on and how (see [`crate::learn::train::fingerprint`]).
+    /// What the run trains on and how (see [`crate::learn::fit::optimiser::fingerprint`]).
     pub fingerprint: u64,
     /// The lowest validation loss of the epochs done: the loss of the net file's epoch.
     pub best_val_loss: f32,
@@ -140,6 +140,8 @@ impl Checkpoint {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::learn::fit::model::tests::samples;
+    use crate::learn::fit::optimiser::{TrainConfig, fingerprint, train_epoch};
 
     #[test]
     fn round_trip_and_refusals() {
@@ -185,5 +187,72 @@ mod tests {
                     .contains("not a checkpoint")
             );
         }
+    }
+
+    #[test]
+    fn resuming_from_a_checkpoint_equals_an_unbroken_run() {
+        let data = samples();
+        let arch = Architecture {
+            hidden: 32,
+            activation: Activation::SCReLU,
+            buckets: 8,
+            king_mirror: true,
+        };
+        let config = TrainConfig {
+            epochs: 4,
+            batch: 2,
+            lr: 0.01,
+            wdl: 0.5,
+            weight_decay: 0.0,
+            threads: 1,
+            seed: 6,
+            arch,
+        };
+        let params = Model::new(arch, 0).layout().params;
+        let mut unbroken = Model::new(arch, config.seed);
+        let mut adam = Adam::new(params);
+        for epoch in 0..config.epochs {
+            train_epoch(&mut unbroken, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        let mut model = Model::new(arch, config.seed);
+        let mut adam = Adam::new(params);
+        for epoch in 0..2 {
+            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        let saved = Checkpoint {
+            epochs_done: 2,
+            fingerprint: fingerprint(&config, &data, 0),
+            best_val_loss: f32::INFINITY,
+            model,
+            adam,
+        }
+        .to_bytes();
+        let resumed = Checkpoint::from_bytes(&saved).unwrap();
+        assert_eq!(resumed.model.arch, arch);
+        let (mut model, mut adam) = (resumed.model, resumed.adam);
+        for epoch in resumed.epochs_done..config.epochs {
+            train_epoch(&mut model, &mut adam, &data, &config, epoch, |_, _| {});
+        }
+        assert_eq!(model, unbroken);
+        // Other data, settings or architecture give another fingerprint.
+        assert_ne!(fingerprint(&config, &data[1..], 0), resumed.fingerprint);
+        let other = TrainConfig {
+            lr: 0.02,
+            ..config.clone()
+        };
+        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
+        let other = TrainConfig {
+            weight_decay: 0.01,
+            ..config.clone()
+        };
+        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
+        let other = TrainConfig {
+            arch: Architecture {
+                king_mirror: false,
+                ..arch
+            },
+            ..config.clone()
+        };
+        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
     }
 }

@@ -1,6 +1,6 @@
 //! Training samples: records turned into the network's inputs, loaded from data files.
 //!
-//! Loading splits each file into its games (see [`super::games`]) and keeps one of each set
+//! Loading splits each file into its games (see [`crate::learn::data::games`]) and keeps one of each set
 //! of identical games (same FNV-1a 64 of the game's record bytes), over all the files; a
 //! file named twice (the same file, or another with the same content) refuses the data.
 
@@ -10,10 +10,10 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::Color;
 
-use super::games::split;
-use super::record::{CorruptRecord, GameResult, RECORD_BYTES, Record, decode_all};
 use crate::engine::eval::nnue::{INPUTS, feature};
 use crate::hashing::checksum::fnv1a;
+use crate::learn::data::games::split;
+use crate::learn::data::record::{CorruptRecord, GameResult, RECORD_BYTES, Record, decode_all};
 
 /// Most pieces on a board.
 pub const MAX_PIECES: usize = 32;
@@ -34,7 +34,7 @@ pub struct Sample {
 /// The input index of the same piece seen from the other side.
 ///
 /// ```
-/// use rookery::learn::dataset::other_side;
+/// use rookery::learn::fit::dataset::other_side;
 /// use rookery::engine::eval::nnue::feature;
 /// use shakmaty::{Color, Piece, Role, Square};
 /// let knight = Piece { color: Color::Black, role: Role::Knight };

@@ -1,8 +1,9 @@
-//! A flat JSON object on one line, written by hand: strings, unsigned numbers and `null`
-//! are all the manifest needs.
+//! JSON written by hand: a flat object on one line (strings, unsigned numbers and `null` are
+//! all the datagen manifest needs), and the string literal that other writers (`rookery
+//! hashstats --json`) build on.
 //!
 //! ```
-//! use rookery::learn::json::JsonObject;
+//! use rookery::json::JsonObject;
 //! let line = JsonObject::new()
 //!     .string("event", "start")
 //!     .number("nodes", 5000)
@@ -78,6 +79,18 @@ impl JsonObject {
     pub fn finish(self) -> String {
         format!("{{{}}}", self.members)
     }
+}
+
+/// `text` as a JSON string literal: quoted, with quotes, backslashes and control
+/// characters escaped.
+///
+/// ```
+/// assert_eq!(rookery::json::quoted("a \"b\"\n"), r#""a \"b\"\n""#);
+/// ```
+pub fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    push_string(&mut out, text);
+    out
 }
 
 /// Appends `text` as a JSON string: quoted, with quotes, backslashes and control

@@ -468,8 +468,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::games::split;
-    use crate::learn::record::decode_all;
+    use crate::learn::data::games::split;
+    use crate::learn::data::record::decode_all;
     use shakmaty::{CastlingMode, Chess, FromSetup, Role, Setup};
     use std::path::PathBuf;
 

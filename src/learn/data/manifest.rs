@@ -13,7 +13,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use super::json::JsonObject;
+use crate::json::JsonObject;
 
 /// The manifest's name inside a datagen directory.
 pub const MANIFEST_FILE: &str = "manifest.jsonl";

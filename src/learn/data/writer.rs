@@ -136,8 +136,8 @@ fn count_games(file: &mut File) -> io::Result<(u64, Option<Record>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::games::split;
-    use crate::learn::record::{GameResult, decode_all};
+    use crate::learn::data::games::split;
+    use crate::learn::data::record::{GameResult, decode_all};
     use shakmaty::{Chess, Position};
 
     fn scratch(name: &str) -> std::path::PathBuf {

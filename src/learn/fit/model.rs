@@ -289,7 +289,7 @@ impl Model {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::learn::record::{GameResult, Record};
+    use crate::learn::data::record::{GameResult, Record};
     use shakmaty::{Chess, Position};
 
     /// The sample of a position given as FEN.

@@ -84,7 +84,7 @@ pub fn game_hash(records: &[Record]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::record::GameResult;
+    use crate::learn::data::record::GameResult;
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
     use shakmaty::{Chess, Position};

@@ -1,0 +1,205 @@
+//! A datagen run from its settings to the data directory: the data file opened (a partly
+//! written record cut off), the run logged in the manifest at its start and at its end, the
+//! games played with progress reported on the way. The mirror of
+//! [`Trainer`](crate::learn::fit::trainer::Trainer) on the data side: `rookery datagen`
+//! only parses its arguments into a [`Session`] and runs it.
+//!
+//! Records are appended to `DIR/selfplay.bin`, and each run is logged in
+//! `DIR/manifest.jsonl` (see [`manifest`]). A session stops once the file holds
+//! [`DatagenConfig::games`] games, or when killed: every game already written stays, and
+//! running the same session again goes on until the file holds them all.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::Duration;
+
+use super::datagen::{self, DatagenConfig, playable};
+use super::manifest::{self, OpeningSource, RunEnd, RunStart};
+use super::writer::DataWriter;
+use crate::chess::Position;
+use crate::engine::build_info::GIT_COMMIT;
+use crate::hashing::checksum::fnv1a;
+
+/// The data file's name inside the output directory.
+pub const DATA_FILE: &str = "selfplay.bin";
+
+/// How often progress is reported.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// Why a session stopped before its end: a message for the person who started it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionError(pub String);
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SessionError {}
+
+/// A book's playable start positions and where they came from.
+#[derive(Clone, Debug)]
+pub struct Book {
+    /// The positions where a game can be played.
+    pub positions: Vec<Position>,
+    /// The book, as the manifest names it.
+    pub source: OpeningSource,
+    /// Positions of the file left out because the game is over there.
+    pub left_out: usize,
+}
+
+impl Book {
+    /// No book: every game starts from the start position.
+    pub fn start_position() -> Book {
+        Book {
+            positions: Vec::new(),
+            source: OpeningSource::StartPosition,
+            left_out: 0,
+        }
+    }
+
+    /// The playable start positions of an EPD or FEN file, one a line (fields after the
+    /// fourth ignored). A line that is not a legal position refuses the file, and so does a
+    /// file without a position where a game can be played.
+    pub fn read(path: &Path) -> Result<Book, SessionError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| SessionError(format!("cannot read {}: {e}", path.display())))?;
+        let text = std::str::from_utf8(&bytes)
+            .map_err(|e| SessionError(format!("{}: not text: {e}", path.display())))?;
+        let mut positions = Vec::new();
+        let mut over = 0;
+        for (i, line) in text.lines().enumerate() {
+            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
+            if fields.is_empty() {
+                continue;
+            }
+            let fen = format!("{} 0 1", fields.join(" "));
+            let pos = Position::from_fen(&fen, false)
+                .map_err(|e| SessionError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            if playable(&pos) {
+                positions.push(pos);
+            } else {
+                over += 1;
+            }
+        }
+        if positions.is_empty() {
+            return Err(SessionError(format!(
+                "{}: no playable position ({over} where the game is over)",
+                path.display()
+            )));
+        }
+        Ok(Book {
+            source: OpeningSource::Book {
+                path: path.display().to_string(),
+                checksum: fnv1a(&bytes),
+                positions: positions.len(),
+            },
+            positions,
+            left_out: over,
+        })
+    }
+}
+
+/// A configured datagen run.
+#[derive(Clone, Debug)]
+pub struct Session {
+    /// Nodes, games, threads, seed, openings and the evaluation.
+    pub config: DatagenConfig,
+    /// Where the openings come from, as the manifest names it.
+    pub openings: OpeningSource,
+    /// The data directory (made when missing).
+    pub dir: PathBuf,
+}
+
+/// What a finished session wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The data file.
+    pub data_file: PathBuf,
+    /// Games this session wrote.
+    pub games: u64,
+    /// Positions this session wrote.
+    pub positions: u64,
+    /// Games the data file holds now.
+    pub games_in_file: u64,
+}
+
+impl Session {
+    /// Runs the session: lines for a person (the settings, then progress about every ten
+    /// seconds) go to `log`.
+    pub fn run(&self, log: &(dyn Fn(&str) + Sync)) -> Result<Generated, SessionError> {
+        let config = &self.config;
+        let dir = &self.dir;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| SessionError(format!("cannot create {}: {e}", dir.display())))?;
+        let output = dir.join(DATA_FILE);
+        let writer = DataWriter::open(&output)
+            .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
+        let (records_start, games_start) = (writer.existing_records(), writer.existing_games());
+        if let Some(games) = config.games.filter(|&g| g <= games_start) {
+            return Err(SessionError(format!(
+                "{} already holds {games_start} games, --games {games} asks for {games} in all: \
+                 nothing to play",
+                output.display()
+            )));
+        }
+        let start = RunStart {
+            time: manifest::unix_now(),
+            build: crate::engine::NAME.to_string(),
+            commit: GIT_COMMIT.to_string(),
+            net: config.network.as_ref().map(|net| net.checksum()),
+            nodes: config.nodes,
+            hard_nodes: datagen::move_limits(config).nodes.unwrap_or(config.nodes),
+            seed: config.seed,
+            threads: config.threads,
+            openings: self.openings.clone(),
+            random_plies: config.random_plies,
+            games_target: config.games,
+            records: records_start,
+            games: games_start,
+        };
+        let manifest_error = |e: std::io::Error| {
+            SessionError(format!(
+                "{}: {e}",
+                dir.join(manifest::MANIFEST_FILE).display()
+            ))
+        };
+        manifest::append(dir, &start.line()).map_err(manifest_error)?;
+        let evaluation = match &config.network {
+            Some(net) => format!("net {:016x}", net.checksum()),
+            None => "the hand-written evaluation".to_string(),
+        };
+        log(&format!(
+            "datagen: {} nodes per move (soft), {evaluation}, {} thread(s), appending to {} \
+             ({records_start} records, {games_start} games there)",
+            config.nodes,
+            config.threads,
+            output.display()
+        ));
+        let stop = AtomicBool::new(false);
+        let progress = datagen::run(config, writer, &stop, PROGRESS_EVERY, &|p, t| {
+            log(&format!("{:7.0} s  {}", t.as_secs_f64(), p.summary(t)));
+        })
+        .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
+        let played = progress.games.load(Relaxed);
+        let positions = progress.positions.load(Relaxed);
+        let end = RunEnd {
+            time: manifest::unix_now(),
+            started: start.time,
+            records_start,
+            records_end: records_start + positions,
+            games_start,
+            games_end: games_start + played,
+            repeats: progress.repeats.load(Relaxed),
+            continuations: progress.continuations.load(Relaxed),
+        };
+        manifest::append(dir, &end.line()).map_err(manifest_error)?;
+        Ok(Generated {
+            data_file: output,
+            games: played,
+            positions,
+            games_in_file: end.games_end,
+        })
+    }
+}
