@@ -1,10 +1,11 @@
 //! Inner nodes: principal variation search with its pruning, extension and reduction rules
-//! in the order a node meets them, then quiescence. The numbers are in [`crate::engine::params`].
+//! in the order a node meets them, numbered "Step 1" to "Step 19" as `docs/search.md` lists
+//! them, then quiescence. The numbers are in [`crate::engine::params`].
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
-use super::{BestSoFar, Improvement, Worker, landing};
+use super::worker::{BestSoFar, Improvement, Worker, landing};
 use crate::chess::tactical::tactical_moves;
 use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
@@ -27,9 +28,11 @@ impl Worker<'_> {
         ply: usize,
         cut: bool,
     ) -> i32 {
+        // Step 1. The horizon: quiescence takes over.
         if depth <= 0 {
             return self.quiesce(alpha, beta, ply);
         }
+        // Step 2. The node counted; a stop, a draw or the maximum ply ends it.
         self.pv[ply].clear();
         self.visit(ply);
         if self.stopped() {
@@ -42,34 +45,37 @@ impl Worker<'_> {
         if ply >= MAX_PLY {
             return self.board.evaluate();
         }
-        // Mate distance pruning: no line from here beats a mate already found nearer the root.
+        // Step 3. Mate distance pruning: no line from here beats a mate already found nearer
+        // the root.
         let alpha = alpha.max(-MATE + ply as i32);
         let beta = beta.min(MATE - ply as i32 - 1);
         if alpha >= beta {
             return alpha;
         }
 
+        // Step 4. The transposition table: its entry, and a cutoff at a non-PV node.
         // A singular-extension search of this node leaves out one move: the table's
         // knowledge of the whole node does not apply to it.
-        let excluded = self.frames[ply].excluded;
+        let excluded = self.plies[ply].excluded;
         let key = TableKey::from(self.board.key());
-        let entry = self.table.probe(key).filter(|_| excluded.is_none());
+        let entry = self.shared.table.probe(key).filter(|_| excluded.is_none());
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
                 return score;
             }
         }
+        // Step 5. Tablebases.
         // Tablebases, right after a capture or pawn move with few enough pieces left: a win
         // or loss that bounds the window, or a draw, settles the node.
-        if let Some(tb) = self.tablebases.filter(|_| excluded.is_none())
-            && depth >= self.tb_probe_depth
+        if let Some(tb) = self.shared.tablebases.filter(|_| excluded.is_none())
+            && depth >= self.shared.tb_probe_depth
             && self.board.chess().halfmoves() == 0
-            && tb.covers(self.board.chess(), self.tb_probe_limit)
+            && tb.covers(self.board.chess(), self.shared.tb_probe_limit)
             && let Some(outcome) = tb.wdl_after_zeroing(self.board.chess())
         {
             self.tb_hits += 1;
-            let outcome = outcome.under(self.tb_fifty_move_rule);
+            let outcome = outcome.under(self.shared.tb_fifty_move_rule);
             let score = outcome.score(ply);
             let bound = match outcome {
                 Outcome::Win => Bound::Lower,
@@ -81,6 +87,8 @@ impl Worker<'_> {
                 return score;
             }
         }
+        // Step 6. The static evaluation: from the table or the evaluator, corrected, sharpened
+        // by the table's bound; whether it improves on two plies before.
         let in_check = self.board.in_check();
         // The moves are generated only when a rule below needs them: most nodes that the
         // pruning rules cut never pay for them. In check no rule prunes, so mate is found
@@ -101,8 +109,8 @@ impl Worker<'_> {
         } else {
             self.corrected_eval(raw_eval)
         };
-        self.frames[ply].eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].eval;
+        self.plies[ply].eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.plies[ply - 2].eval;
         // The rules below prune on the table's score instead when its bound says the true
         // value lies beyond the static evaluation (in a bundle, see the search table).
         let eval = if in_check {
@@ -111,12 +119,12 @@ impl Worker<'_> {
             sharpened_eval(static_eval, entry, ply)
         };
         // Children inherit the line's double extensions (a double-extended move adds one).
-        self.frames[ply + 1].double_extensions = self.frames[ply].double_extensions;
+        self.plies[ply + 1].double_extensions = self.plies[ply].double_extensions;
 
         if !pv_node && !in_check && excluded.is_none() {
-            // Razoring (with ProbCut and the staged picker: +40 +/- 22 Elo at 3+0.03): so far
-            // below alpha that only a capture could help; when quiescence agrees, the node
-            // fails low.
+            // Step 7. Razoring (with ProbCut and the staged picker: +40 +/- 22 Elo at
+            // 3+0.03): so far below alpha that only a capture could help; when quiescence
+            // agrees, the node fails low.
             if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let score = self.quiesce(alpha - 1, alpha, ply);
                 if self.stopped() {
@@ -126,27 +134,28 @@ impl Worker<'_> {
                     return score;
                 }
             }
-            // Reverse futility: far enough above beta that a shallow search will not fall.
+            // Step 8. Reverse futility pruning: far enough above beta that a shallow search
+            // will not fall.
             if depth <= rfp_max_depth()
                 && eval - rfp_margin() * depth + rfp_improving() * i32::from(improving) >= beta
             {
                 return eval;
             }
-            // Null move: if passing still fails high, a real move will too. Not with only
-            // pawns left (zugzwang), nor twice in a row.
+            // Step 9. Null move pruning: if passing still fails high, a real move will too.
+            // Not with only pawns left (zugzwang), nor twice in a row.
             if depth >= nmp_min_depth()
                 && eval >= beta
-                && !self.frames[ply - 1].null_move
+                && !self.plies[ply - 1].null_move
                 && self.has_pieces()
                 && self.board.do_null()
             {
                 let r = nmp_base_reduction()
                     + depth / nmp_depth_divisor()
                     + ((eval - beta) / nmp_eval_divisor()).min(nmp_eval_max());
-                self.frames[ply].null_move = true;
-                self.frames[ply].moved = None;
+                self.plies[ply].null_move = true;
+                self.plies[ply].moved = None;
                 let score = -self.search(-beta, -beta + 1, depth - 1 - r, ply + 1, !cut);
-                self.frames[ply].null_move = false;
+                self.plies[ply].null_move = false;
                 self.board.undo_null();
                 if self.stopped() {
                     return 0;
@@ -155,9 +164,9 @@ impl Worker<'_> {
                     return if score >= MATE_BOUND { beta } else { score };
                 }
             }
-            // ProbCut (with razoring, see there): a good capture that beats beta by a margin
-            // in a shallower search makes the node fail high, unless the table already knows
-            // better.
+            // Step 10. ProbCut (with razoring, see there): a good capture that beats beta by a
+            // margin in a shallower search makes the node fail high, unless the table already
+            // knows better.
             let probcut_beta = beta + probcut_margin();
             if depth >= probcut_min_depth()
                 && beta.abs() < MATE_BOUND
@@ -178,8 +187,8 @@ impl Worker<'_> {
                     if !see_ge(self.board.chess(), mv, probcut_beta - eval) {
                         continue;
                     }
-                    self.frames[ply].moved = Some(landing(&self.board, mv));
-                    self.board.do_move(mv, self.table);
+                    self.plies[ply].moved = Some(landing(&self.board, mv));
+                    self.board.do_move(mv, self.shared.table);
                     let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
                     if score >= probcut_beta {
                         let reduced = depth - probcut_reduction();
@@ -199,8 +208,8 @@ impl Worker<'_> {
             }
         }
         let tt_move = entry.and_then(|e| e.mv.legal_in(self.board.chess()));
-        // Internal iterative reduction: no table move to guide a deep node, so search it a
-        // little shallower.
+        // Step 11. Internal iterative reduction: no table move to guide a deep node, so
+        // search it a little shallower.
         let depth = if tt_move.is_none()
             && excluded.is_none()
             && depth >= iir_min_depth()
@@ -211,9 +220,11 @@ impl Worker<'_> {
             depth
         };
 
+        // Step 12. The move picker: table move, good captures, killers, counter move, quiet
+        // moves by history, bad captures.
         let lineage = Lineage([
-            self.frames[ply - 1].moved,
-            ply.checked_sub(2).and_then(|p| self.frames[p].moved),
+            self.plies[ply - 1].moved,
+            ply.checked_sub(2).and_then(|p| self.plies[p].moved),
         ]);
         let mut picker = MovePicker::new(
             self.board.chess(),
@@ -224,11 +235,11 @@ impl Worker<'_> {
             ply,
             lineage,
         );
-        // Singular extension (in a +137 Elo stack at 3+0.03, see params): when every move
-        // but the table's fails well below the table's
-        // score, the table move is the only good one and is searched a ply deeper (two when
-        // far below, at a non-PV node). When the others beat beta too, the node fails high
-        // at once (multi-cut).
+        // Step 13. Singular extension (in a +137 Elo stack at 3+0.03, see params): when every
+        // move but the table's fails well below the table's score, the table move is the only
+        // good one and is searched a ply deeper (two when far below, at a non-PV node). When
+        // the others beat beta too, the node fails high at once (multi-cut); when another
+        // comes near, the table move goes shallower (negative extension).
         let mut tt_extension = 0;
         if let (Some(mv), Some(e)) = (tt_move, entry)
             && depth >= se_min_depth()
@@ -238,10 +249,10 @@ impl Worker<'_> {
         {
             let tt_score = score_from_tt(e.score, ply);
             let singular_beta = tt_score - se_margin_per_depth_x16() * depth / 16;
-            self.frames[ply].excluded = Some(mv);
+            self.plies[ply].excluded = Some(mv);
             let verify_depth = (depth - 1) / se_verify_divisor();
             let score = self.search(singular_beta - 1, singular_beta, verify_depth, ply, cut);
-            self.frames[ply].excluded = None;
+            self.plies[ply].excluded = None;
             if self.stopped() {
                 return 0;
             }
@@ -249,7 +260,7 @@ impl Worker<'_> {
                 tt_extension = 1;
                 if !pv_node
                     && score < singular_beta - se_double_margin()
-                    && self.frames[ply].double_extensions < se_double_max()
+                    && self.plies[ply].double_extensions < se_double_max()
                 {
                     tt_extension = 2;
                 }
@@ -276,6 +287,7 @@ impl Worker<'_> {
                 continue;
             }
             let quiet = !is_tactical(mv);
+            // Step 14. Pruning a late move: late move pruning, futility, SEE.
             if best.score > -MATE_BOUND && searched > 0 {
                 // Late move pruning: enough quiet moves tried at a shallow node.
                 if quiet
@@ -309,9 +321,11 @@ impl Worker<'_> {
                 }
             }
 
+            // Step 15. The move made; check extension, or the singular extension of the table
+            // move.
             let landed = landing(&self.board, mv);
-            self.frames[ply].moved = Some(landed);
-            self.board.do_move(mv, self.table);
+            self.plies[ply].moved = Some(landed);
+            self.board.do_move(mv, self.shared.table);
             let gives_check = self.board.in_check();
             // Check extension, or the singular extension of the table move.
             let extension = if Some(mv) == tt_move {
@@ -320,8 +334,11 @@ impl Worker<'_> {
                 i32::from(gives_check)
             };
             let new_depth = depth - 1 + extension;
-            self.frames[ply + 1].double_extensions =
-                self.frames[ply].double_extensions + i32::from(extension == 2);
+            self.plies[ply + 1].double_extensions =
+                self.plies[ply].double_extensions + i32::from(extension == 2);
+            // Step 16. Principal variation search: the first move with the full window, the
+            // others with a null window, reduced when late and quiet, searched again when they
+            // beat alpha.
             searched += 1;
             let alpha = best.alpha;
             let mut score;
@@ -331,7 +348,7 @@ impl Worker<'_> {
                 // Late move reductions for quiet moves after the first few.
                 let mut r = 0;
                 if depth >= lmr_min_depth() && quiet && searched > 1 + usize::from(pv_node) {
-                    r = self.reductions.get(depth, searched);
+                    r = self.shared.reductions.get(depth, searched);
                     r -= i32::from(pv_node);
                     r -= i32::from(gives_check);
                     r += i32::from(cut);
@@ -359,6 +376,7 @@ impl Worker<'_> {
                 return 0;
             }
 
+            // Step 17. A new best move, its variation; at a cutoff the histories learn.
             let improvement = best.update(mv, score);
             if improvement != Improvement::None && pv_node {
                 let (head, tail) = self.pv.split_at_mut(ply + 1);
@@ -386,6 +404,7 @@ impl Worker<'_> {
             }
         }
 
+        // Step 18. No legal move: mate or stalemate.
         if !has_legal_move {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
@@ -393,6 +412,7 @@ impl Worker<'_> {
         if excluded.is_some() {
             return best.score;
         }
+        // Step 19. The correction history learns; the result goes to the table.
         // Correction history learns from quiet results the bound does not contradict.
         if !in_check
             && best.mv.is_none_or(|mv| !is_tactical(mv))
@@ -423,7 +443,7 @@ impl Worker<'_> {
             return self.board.evaluate();
         }
         let key = TableKey::from(self.board.key());
-        let entry = self.table.probe(key);
+        let entry = self.shared.table.probe(key);
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if e.bound.cuts(score, alpha, beta) {
@@ -474,7 +494,7 @@ impl Worker<'_> {
             if !in_check && !see_ge(self.board.chess(), mv, qs_see_threshold()) {
                 continue;
             }
-            self.board.do_move(mv, self.table);
+            self.board.do_move(mv, self.shared.table);
             let score = -self.quiesce(-beta, -best.alpha, ply + 1);
             self.board.undo_move();
             if self.stopped() {

@@ -1,0 +1,177 @@
+//! The search's public vocabulary: what a caller hands a search ([`SearchOptions`], the
+//! [`Signals`] it controls it by), what the search reports while it runs ([`Reporter`],
+//! [`Line`], [`CurrentMove`]) and what it returns ([`SearchResult`]).
+
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shakmaty::Move;
+
+use crate::engine::eval::nnue::{Network, default_network};
+use crate::engine::limits::Limits;
+use crate::engine::strength::StrengthLimit;
+use crate::engine::tb::Tablebases;
+use crate::engine::tt::Bound;
+
+/// Flags shared by the thread that controls a search and every search thread.
+#[derive(Default)]
+pub struct Signals {
+    /// Stop searching now: set by the client, and by the search itself when its main
+    /// thread is done (to stop the helpers).
+    pub stop: AtomicBool,
+    /// Set only by the client: a job of several searches (bench) ends for good.
+    pub stop_requested: AtomicBool,
+    /// Searching on the opponent's time: clocks do not run.
+    pub pondering: AtomicBool,
+    /// When `ponderhit` arrived, if it did: the move's clock starts then.
+    pub ponder_hit_at: Mutex<Option<Instant>>,
+    /// Set just before the result is reported: from then on the engine is idle as far as
+    /// its client can tell, so commands that need an idle engine wait for the thread
+    /// instead of being refused.
+    pub done: AtomicBool,
+}
+
+impl Signals {
+    /// The client's stop: this search and any job it belongs to end.
+    pub fn request_stop(&self) {
+        self.stop_requested.store(true, Relaxed);
+        self.stop.store(true, Relaxed);
+    }
+
+    /// Turns a ponder search into a normal timed one; a search that is not pondering
+    /// (a `ponderhit` sent late, or twice) goes on under the clock it has.
+    pub fn ponder_hit(&self) {
+        if self.pondering.swap(false, Relaxed) {
+            *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+        }
+    }
+}
+
+/// Settings that shape a search. The defaults are the engine options' defaults: one
+/// thread, one line, 10 ms overhead, no tablebases, no strength limit, the built-in net.
+#[derive(Clone, Debug)]
+pub struct SearchOptions {
+    /// Search threads (1 = no helpers).
+    pub threads: usize,
+    /// Principal variations to report.
+    pub multi_pv: usize,
+    /// Time kept back per move for communication.
+    pub move_overhead: Duration,
+    /// Endgame tablebases, if loaded.
+    pub tablebases: Option<Arc<Tablebases>>,
+    /// Tablebases are probed inside the search only with at least this much depth left.
+    pub tb_probe_depth: i32,
+    /// Tablebases are probed only with at most this many pieces on the board.
+    pub tb_probe_limit: usize,
+    /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
+    pub tb_fifty_move_rule: bool,
+    /// Weakened play for people (`UCI_LimitStrength` or `Skill Level`), if on.
+    pub strength: Option<StrengthLimit>,
+    /// Seed of the weakened play's random choice.
+    pub strength_seed: u64,
+    /// The network that evaluates; the hand-written evaluation when `None`.
+    pub network: Option<Arc<Network>>,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            threads: 1,
+            multi_pv: 1,
+            move_overhead: Duration::from_millis(10),
+            tablebases: None,
+            tb_probe_depth: 1,
+            tb_probe_limit: 7,
+            tb_fifty_move_rule: true,
+            strength: None,
+            strength_seed: 0,
+            network: Some(default_network()),
+        }
+    }
+}
+
+/// One completed principal variation, as reported while searching.
+#[derive(Clone, Debug)]
+pub struct Line {
+    /// Iteration depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: usize,
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    /// Score from the side to move's view, in the search's internal units
+    /// ([`normalised`](crate::engine::wdl::normalised) turns it into reported centipawns).
+    pub score: i32,
+    /// Material of the root, both sides ([`material`](crate::engine::wdl::material)): what
+    /// the win/draw/loss model reads the score at.
+    pub material: i32,
+    /// Lower or upper bound when an aspiration window failed.
+    pub bound: Option<Bound>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Tablebase probes that found their position, over all threads.
+    pub tb_hits: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Table fill in permille.
+    pub hashfull: u32,
+    /// The variation; its first move is the root move.
+    pub pv: Vec<Move>,
+}
+
+/// The root move the main thread starts searching, named once a search runs long.
+#[derive(Clone, Copy, Debug)]
+pub struct CurrentMove {
+    /// Iteration depth.
+    pub depth: i32,
+    /// The root move.
+    pub mv: Move,
+    /// Its 1-based place in the root move list, best first.
+    pub number: usize,
+}
+
+/// Where a search reports: lines as iterations complete, then the result.
+pub trait Reporter: Send + Sync {
+    /// A completed (or bound-failed) line.
+    fn line(&self, line: &Line);
+    /// The main thread starts searching a root move (only after the search has run for a
+    /// while).
+    fn current_move(&self, _current: &CurrentMove) {}
+    /// The search is over and the engine idle again; this is the last call.
+    fn finished(&self, _result: &SearchResult) {}
+    /// No search: `mv`, of this weight, comes from the opening book.
+    fn book_move(&self, _mv: Move, _weight: u16) {}
+    /// The search failed (its thread panicked); the result that follows is a legal move
+    /// chosen without a search.
+    fn search_failed(&self) {}
+}
+
+/// Reports nothing (bench, tests).
+pub struct Silent;
+
+impl Reporter for Silent {
+    fn line(&self, _: &Line) {}
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play; `None` when the root has no legal move.
+    pub best: Option<Move>,
+    /// The expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: i32,
+    /// Depth of the last completed iteration.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`).
+pub fn wait_for_release(limits: &Limits, signals: &Signals) {
+    while !signals.stop.load(Relaxed) && (limits.infinite || signals.pondering.load(Relaxed)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}

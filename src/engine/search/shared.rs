@@ -1,0 +1,104 @@
+//! What is fixed for one search and shared by all its threads: the table, the signals, the
+//! limits, the counters each thread publishes, the reduction table, the tablebase settings
+//! and the facts of the root. A [`Worker`](super::worker::Worker) holds only what its
+//! thread changes.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+
+use super::interface::Signals;
+use crate::engine::limits::Limits;
+use crate::engine::params::*;
+use crate::engine::tb::Tablebases;
+use crate::engine::tt::ChessTable;
+
+/// Nodes between two looks at the clock and node budget (a power of two).
+const POLL_INTERVAL: u64 = 1024;
+/// Below this node budget the budget is looked at every [`FINE_POLL_INTERVAL`] nodes.
+const SMALL_NODE_BUDGET: u64 = 64 * 1024;
+/// Nodes between two looks at a small node budget (a power of two).
+const FINE_POLL_INTERVAL: u64 = 32;
+
+/// One search's fixed facts, read by every thread.
+pub(super) struct Shared<'a> {
+    /// The transposition table, the threads' only shared knowledge.
+    pub(super) table: &'a ChessTable,
+    /// Stop and ponder flags.
+    pub(super) signals: &'a Signals,
+    /// What the search was asked for, a limited strength's node budget applied.
+    pub(super) limits: Limits,
+    /// What each thread has counted, by thread id.
+    pub(super) counters: Vec<ThreadCounters>,
+    /// Late-move reductions by depth and move number.
+    pub(super) reductions: Reductions,
+    /// Tablebases to probe inside the search (none when the root itself was settled by
+    /// them: its moves are already the ones that keep the result).
+    pub(super) tablebases: Option<&'a Tablebases>,
+    /// Tablebases are probed only with at least this much depth left ...
+    pub(super) tb_probe_depth: i32,
+    /// ... and at most this many pieces on the board.
+    pub(super) tb_probe_limit: usize,
+    /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
+    pub(super) tb_fifty_move_rule: bool,
+    /// The tables' score of the root when they cover it: reported instead of the search's
+    /// score unless that is a mate.
+    pub(super) root_tb_score: Option<i32>,
+    /// Material of the root, which the reported lines carry.
+    pub(super) root_material: i32,
+    /// MultiPV lines reported (a limited strength searches more than it shows).
+    pub(super) shown_lines: usize,
+    /// Nodes between two looks at the clock and node budget, less one (a power of two).
+    pub(super) poll_mask: u64,
+}
+
+impl Shared<'_> {
+    /// Nodes searched by all threads, as they last published them.
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.counters.iter().map(|c| c.nodes.load(Relaxed)).sum()
+    }
+
+    /// Tablebase hits of all threads, as they last published them.
+    pub(super) fn total_tb_hits(&self) -> u64 {
+        self.counters.iter().map(|c| c.tb_hits.load(Relaxed)).sum()
+    }
+}
+
+/// The poll mask for a search under `limits`: small node budgets (limited strength) are
+/// kept to within a few dozen nodes.
+pub(super) fn poll_mask(limits: &Limits) -> u64 {
+    match limits.nodes {
+        Some(n) if n < SMALL_NODE_BUDGET => FINE_POLL_INTERVAL - 1,
+        _ => POLL_INTERVAL - 1,
+    }
+}
+
+/// What one thread has counted, published for the others to sum.
+#[derive(Default)]
+pub(super) struct ThreadCounters {
+    /// Nodes.
+    pub(super) nodes: AtomicU64,
+    /// Tablebase probes that found their position.
+    pub(super) tb_hits: AtomicU64,
+}
+
+/// Late-move reduction by depth and move number.
+pub(super) struct Reductions([[u8; 64]; 64]);
+
+impl Reductions {
+    /// The table from the tunable base and divisor.
+    pub(super) fn new() -> Reductions {
+        let mut table = [[0u8; 64]; 64];
+        for (depth, row) in table.iter_mut().enumerate().skip(1) {
+            for (moves, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (pct(lmr_base_pct())
+                    + (depth as f64).ln() * (moves as f64).ln() / pct(lmr_divisor_pct()))
+                    as u8;
+            }
+        }
+        Reductions(table)
+    }
+
+    /// The reduction of the `moves`th move at `depth`.
+    pub(super) fn get(&self, depth: i32, moves: usize) -> i32 {
+        i32::from(self.0[(depth as usize).min(63)][moves.min(63)])
+    }
+}

@@ -1,0 +1,561 @@
+//! One search thread: iterative deepening with aspiration windows over the root moves, read
+//! top to bottom (the inner nodes and quiescence are in `node.rs`), and what the thread
+//! counts, checks and reports on the way.
+
+use std::sync::atomic::Ordering::Relaxed;
+use std::time::Duration;
+
+use arrayvec::ArrayVec;
+use shakmaty::{Move, Piece, Square};
+use tracing::{debug, instrument};
+
+use super::interface::{CurrentMove, Line, Reporter, wait_for_release};
+use super::memory::ThreadMemory;
+use super::shared::Shared;
+use crate::engine::board::Board;
+use crate::engine::correction::Correction;
+use crate::engine::history::Heuristics;
+use crate::engine::packed::PackedMove;
+use crate::engine::params::*;
+use crate::engine::score::{
+    INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, NO_EVAL, TB_BOUND, score_to_tt,
+};
+use crate::engine::timeman::{SoftScale, TimeManager};
+use crate::engine::tt::{Bound, ChessEntry};
+use crate::hashing::TableKey;
+
+/// The main thread names each root move as it starts searching it once the search has run
+/// this long ...
+const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
+/// ... or searched this many nodes, whichever comes first.
+const CURRENT_MOVE_AFTER_NODES: u64 = 10_000_000;
+
+/// Everything one search thread owns and changes.
+pub(super) struct Worker<'a> {
+    /// Thread number; 0 is the main thread, which alone reports and decides.
+    pub(super) id: usize,
+    /// What is fixed for this search.
+    pub(super) shared: &'a Shared<'a>,
+    /// The position searched, with the evaluator's state.
+    pub(super) board: Board,
+    /// This thread's clock.
+    pub(super) time: TimeManager,
+    /// Nodes this thread searched.
+    pub(super) nodes: u64,
+    /// Tablebase probes of this thread that found their position.
+    pub(super) tb_hits: u64,
+    /// Deepest ply reached in the current MultiPV slot.
+    pub(super) seldepth: usize,
+    /// Depth of the iteration under way.
+    pub(super) iteration: i32,
+    /// Move-ordering histories.
+    pub(super) heuristics: Heuristics,
+    /// Correction history of the static evaluation.
+    pub(super) correction: Correction,
+    /// One state per ply of the current line.
+    pub(super) plies: [PlyState; MAX_PLY + 2],
+    /// The principal variation from each ply.
+    pub(super) pv: Vec<ArrayVec<Move, MAX_PLY>>,
+    /// The root moves, best first.
+    pub(super) root_moves: Vec<RootMove>,
+    /// Root moves before this index already have their MultiPV line this iteration.
+    pub(super) pv_index: usize,
+    /// Whether the `ponderhit` restart of the clock has been applied.
+    pub(super) ponder_hit_seen: bool,
+    /// The MultiPV lines of the last completed iteration, best first, as reported.
+    pub(super) completed_lines: Vec<RootMove>,
+    /// Whether any root move has a score yet: until then a limit cannot stop the search.
+    pub(super) root_scored: bool,
+    /// What the completed iterations say about the time this move deserves.
+    pub(super) soft_scale: SoftScale,
+}
+
+impl Worker<'_> {
+    /// Iterative deepening; returns the depth of the last completed iteration.
+    #[instrument(level = "debug", skip_all, fields(thread = self.id))]
+    pub(super) fn iterate(&mut self, multi_pv: usize, reporter: &dyn Reporter) -> i32 {
+        let max_depth = self
+            .shared
+            .limits
+            .depth
+            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+        let mut completed = 0;
+        self.completed_lines.clear();
+        for depth in 1..=max_depth {
+            // Helpers spread out: odd ones skip every other depth.
+            if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 {
+                continue;
+            }
+            self.iteration = depth;
+            for rm in &mut self.root_moves {
+                rm.previous_score = rm.score;
+                rm.nodes = 0;
+            }
+            for pv_index in 0..multi_pv {
+                self.pv_index = pv_index;
+                self.seldepth = 0;
+                self.aspiration(depth, reporter);
+                if self.stopped() {
+                    // A first iteration cut after its best line keeps the lines it finished.
+                    if completed == 0 && pv_index > 0 {
+                        self.completed_lines = self.root_moves[..pv_index].to_vec();
+                    }
+                    break;
+                }
+                // Lines found so far stay in front, sorted.
+                self.root_moves[..=pv_index].sort_by_key(|rm| -rm.score);
+            }
+            if self.stopped() {
+                break;
+            }
+            self.learn_soft_scale(completed);
+            completed = depth;
+            self.completed_lines = self.root_moves[..multi_pv].to_vec();
+            if self.id == 0 {
+                debug!(
+                    depth,
+                    seldepth = self.seldepth,
+                    score = self.root_moves[0].score,
+                    nodes = self.total_nodes(),
+                    ms = self.time.elapsed().as_millis() as u64,
+                    "iteration complete"
+                );
+                self.report(depth, self.shared.shown_lines, None, reporter);
+                if self.iteration_limits_reached(depth) {
+                    break;
+                }
+            }
+        }
+        self.publish_counters();
+        if self.id == 0 {
+            wait_for_release(&self.shared.limits, self.shared.signals);
+        }
+        completed
+    }
+
+    /// Searches the current MultiPV slot with a window around the last score, widening it
+    /// on failure.
+    pub(super) fn aspiration(&mut self, depth: i32, reporter: &dyn Reporter) {
+        let previous = self.root_moves[self.pv_index].previous_score;
+        let mut delta = aspiration_delta();
+        let (mut alpha, mut beta) =
+            if depth >= aspiration_min_depth() && previous.abs() < MATE_BOUND {
+                (
+                    (previous - delta).max(-INFINITE),
+                    (previous + delta).min(INFINITE),
+                )
+            } else {
+                (-INFINITE, INFINITE)
+            };
+        loop {
+            let score = self.search_root(alpha, beta, depth, reporter);
+            // Best first among the slots still open; moves that failed low hold -INFINITE.
+            self.root_moves[self.pv_index..].sort_by_key(|rm| -rm.score);
+            if self.stopped() {
+                return;
+            }
+            let bound = if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITE);
+                Bound::Upper
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITE);
+                Bound::Lower
+            } else {
+                return;
+            };
+            if self.id == 0 && self.time.elapsed() > ASPIRATION_REPORT_AFTER {
+                self.report(depth, self.pv_index + 1, Some(bound), reporter);
+            }
+            delta += delta / 2 + aspiration_growth();
+        }
+    }
+
+    /// The root: like an inner node, but over the root move list (MultiPV slots and
+    /// `searchmoves` applied) and recording each move's score and variation.
+    pub(super) fn search_root(
+        &mut self,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        reporter: &dyn Reporter,
+    ) -> i32 {
+        self.nodes += 1;
+        let key = TableKey::from(self.board.key());
+        let alpha_start = alpha;
+        let mut best = BestSoFar::new(-INFINITE, alpha, beta);
+        for i in self.pv_index..self.root_moves.len() {
+            let mv = self.root_moves[i].mv;
+            self.announce(depth, mv, i + 1, reporter);
+            self.plies[0].moved = Some(landing(&self.board, mv));
+            let nodes_before = self.nodes;
+            self.board.do_move(mv, self.shared.table);
+            let gives_check = self.board.in_check();
+            let new_depth = depth - 1 + i32::from(gives_check);
+            let alpha = best.alpha;
+            let mut score;
+            if i == self.pv_index {
+                score = -self.search(-beta, -alpha, new_depth, 1, false);
+            } else {
+                score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                if score > alpha && score < beta {
+                    score = -self.search(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.board.undo_move();
+            self.root_moves[i].nodes += self.nodes - nodes_before;
+            if self.stopped() {
+                return best.score;
+            }
+            let iteration = self.iteration;
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_index || score > alpha {
+                rm.score = score;
+                rm.scored_at = iteration;
+                self.root_scored = true;
+                rm.bound = if score >= beta {
+                    Some(Bound::Lower)
+                } else if score <= alpha {
+                    Some(Bound::Upper)
+                } else {
+                    None
+                };
+                rm.seldepth = self.seldepth;
+                rm.pv.clear();
+                rm.pv.push(mv);
+                rm.pv.extend(self.pv[1].iter().copied());
+            } else {
+                rm.score = -INFINITE;
+            }
+            if best.update(mv, score) == Improvement::Cutoff {
+                break;
+            }
+        }
+        if self.pv_index == 0 {
+            let bound = Bound::of(best.score, alpha_start, beta);
+            self.store(key, best.mv, best.score, NO_EVAL, depth, bound, 0);
+        }
+        best.score
+    }
+
+    /// Updates what the time manager reads from the iteration just completed, the one
+    /// before being `previous` (0: none).
+    pub(super) fn learn_soft_scale(&mut self, previous: i32) {
+        let best = &self.root_moves[0];
+        let scale = &mut self.soft_scale;
+        match self.completed_lines.first() {
+            Some(last) if previous > 0 => {
+                scale.stable_iterations = if last.mv == best.mv {
+                    scale.stable_iterations + 1
+                } else {
+                    0
+                };
+                // Mate and tablebase scores say nothing about a drop in judgement.
+                scale.score_drop = if best.score.abs() < TB_BOUND && last.score.abs() < TB_BOUND {
+                    last.score - best.score
+                } else {
+                    0
+                };
+            }
+            _ => scale.stable_iterations = 0,
+        }
+        let all: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
+        scale.best_move_share = if all == 0 {
+            0.0
+        } else {
+            best.nodes as f64 / all as f64
+        };
+    }
+
+    /// After an iteration: is there reason not to start the next one?
+    pub(super) fn iteration_limits_reached(&mut self, depth: i32) -> bool {
+        let best = self.root_moves[0].score;
+        if self
+            .shared
+            .limits
+            .mate
+            .is_some_and(|mate| best > MATE - 2 * mate as i32)
+        {
+            return true;
+        }
+        // A proven mate will not change by searching deeper (infinite and ponder searches
+        // then wait for their release).
+        if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + 2 {
+            return self.shared.limits.depth.is_none();
+        }
+        self.sync_ponder_hit();
+        let nodes = self.total_nodes();
+        self.shared.limits.nodes.is_some_and(|n| nodes >= n)
+            || self.shared.limits.soft_nodes.is_some_and(|n| nodes >= n)
+            || (!self.is_pondering() && self.time.soft_exceeded(self.soft_scale.factor()))
+            || self.root_moves.len() == 1 && self.shared.limits.is_timed() && !self.is_pondering()
+    }
+
+    /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
+    pub(super) fn visit(&mut self, ply: usize) {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply + 1);
+        if self.nodes & self.shared.poll_mask == 0 {
+            self.publish_counters();
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    /// True when the search must unwind now.
+    pub(super) fn stopped(&self) -> bool {
+        self.shared.signals.stop.load(Relaxed)
+    }
+
+    /// Stops the search past the hard limit or the node limit once a root move has a score
+    /// (a first iteration, above all one of several lines, can cost many times a small node
+    /// budget), and past the clock's last resort in any case.
+    pub(super) fn check_limits(&mut self) {
+        if self.is_pondering() {
+            return;
+        }
+        self.sync_ponder_hit();
+        let limit_reached = self.time.hard_exceeded()
+            || self
+                .shared
+                .limits
+                .nodes
+                .is_some_and(|n| self.total_nodes() >= n);
+        if limit_reached && self.root_scored || self.time.last_resort_exceeded() {
+            self.shared.signals.stop.store(true, Relaxed);
+        }
+    }
+
+    /// On `ponderhit` the clock for this move starts; picks that up once.
+    pub(super) fn sync_ponder_hit(&mut self) {
+        if !self.ponder_hit_seen
+            && self
+                .shared
+                .signals
+                .ponder_hit_at
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .is_some()
+        {
+            self.ponder_hit_seen = true;
+            self.time.restart();
+        }
+    }
+
+    /// Whether the search runs on the opponent's time.
+    pub(super) fn is_pondering(&self) -> bool {
+        self.shared.signals.pondering.load(Relaxed)
+    }
+
+    /// Stores a node's result in the table, its score made relative to the node.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn store(
+        &self,
+        key: TableKey,
+        mv: Option<Move>,
+        score: i32,
+        eval: i16,
+        depth: i32,
+        bound: Bound,
+        ply: usize,
+    ) {
+        self.shared.table.store(
+            key,
+            ChessEntry {
+                mv: mv.map_or(PackedMove::NONE, PackedMove::new),
+                score: score_to_tt(score, ply),
+                eval,
+                depth: depth.clamp(0, 255) as u8,
+                bound,
+            },
+        );
+    }
+
+    /// Names the root move `mv`, the `number`th, as the main thread starts it, once the
+    /// search has run long enough for a GUI to want to see progress within an iteration.
+    pub(super) fn announce(&self, depth: i32, mv: Move, number: usize, reporter: &dyn Reporter) {
+        if self.id == 0
+            && (self.time.elapsed() >= CURRENT_MOVE_AFTER
+                || self.total_nodes() >= CURRENT_MOVE_AFTER_NODES)
+        {
+            reporter.current_move(&CurrentMove { depth, mv, number });
+        }
+    }
+
+    /// Sends the current lines to the reporter.
+    pub(super) fn report(
+        &self,
+        depth: i32,
+        lines: usize,
+        bound: Option<Bound>,
+        reporter: &dyn Reporter,
+    ) {
+        if lines > self.shared.shown_lines {
+            return;
+        }
+        self.publish_counters();
+        let nodes = self.total_nodes();
+        let tb_hits = self.total_tb_hits();
+        let first = if bound.is_some() { lines - 1 } else { 0 };
+        for (i, rm) in self.root_moves.iter().enumerate().take(lines).skip(first) {
+            let score = rm.shown_score();
+            if score == -INFINITE {
+                continue;
+            }
+            let score = self.reported_score(score);
+            reporter.line(&Line {
+                depth,
+                seldepth: rm.seldepth.max(1),
+                multipv: i + 1,
+                score,
+                material: self.shared.root_material,
+                bound,
+                nodes,
+                tb_hits,
+                time: self.time.elapsed(),
+                hashfull: self.shared.table.hashfull(),
+                pv: rm.pv.to_vec(),
+            });
+        }
+    }
+
+    /// A search score as the lines report it: the tables' score at a root they cover,
+    /// unless the search found a mate.
+    pub(super) fn reported_score(&self, score: i32) -> i32 {
+        match self.shared.root_tb_score {
+            Some(tb_score) if score.abs() < MATE_BOUND => tb_score,
+            _ => score,
+        }
+    }
+
+    /// Makes this thread's counts visible to the others.
+    pub(super) fn publish_counters(&self) {
+        let mine = &self.shared.counters[self.id];
+        mine.nodes.store(self.nodes, Relaxed);
+        mine.tb_hits.store(self.tb_hits, Relaxed);
+    }
+
+    /// Nodes searched by all threads.
+    pub(super) fn total_nodes(&self) -> u64 {
+        self.shared.total_nodes()
+    }
+
+    /// Tablebase hits of all threads.
+    pub(super) fn total_tb_hits(&self) -> u64 {
+        self.shared.total_tb_hits()
+    }
+
+    /// What this thread learned, for the next search.
+    pub(super) fn into_memory(self) -> ThreadMemory {
+        ThreadMemory {
+            heuristics: self.heuristics,
+            correction: self.correction,
+        }
+    }
+}
+
+/// A root move with its latest score and variation.
+#[derive(Clone, Debug)]
+pub(super) struct RootMove {
+    /// The move.
+    pub(super) mv: Move,
+    /// Its score in the iteration under way (-INFINITE: none yet, or it failed low).
+    pub(super) score: i32,
+    /// Its score in the iteration before.
+    pub(super) previous_score: i32,
+    /// The iteration that gave `score` (0: none yet).
+    pub(super) scored_at: i32,
+    /// Whether `score` is only a bound (an aspiration window failed on it).
+    pub(super) bound: Option<Bound>,
+    /// Deepest ply reached under it.
+    pub(super) seldepth: usize,
+    /// Its variation, the move first.
+    pub(super) pv: ArrayVec<Move, MAX_PLY>,
+    /// Nodes this thread spent under the move in the current iteration.
+    pub(super) nodes: u64,
+}
+
+impl RootMove {
+    /// The score to show: this iteration's, or the last one's for a move not scored yet
+    /// (-INFINITE when it never was).
+    pub(super) fn shown_score(&self) -> i32 {
+        if self.score == -INFINITE {
+            self.previous_score
+        } else {
+            self.score
+        }
+    }
+}
+
+/// What the search keeps about each ply of the line it is on.
+#[derive(Clone, Copy, Default)]
+pub(super) struct PlyState {
+    /// The static evaluation, corrected (-INFINITE in check).
+    pub(super) eval: i32,
+    /// The piece moved to reach the next ply and where it went (for counter moves).
+    pub(super) moved: Option<(Piece, Square)>,
+    /// Whether the move to the next ply is a null move.
+    pub(super) null_move: bool,
+    /// The move a singular-extension search of this ply leaves out.
+    pub(super) excluded: Option<Move>,
+    /// Double extensions on the line to this ply.
+    pub(super) double_extensions: i32,
+}
+
+/// How a searched move changed its node's best so far.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Improvement {
+    /// Not above alpha.
+    None,
+    /// A new best move inside the window.
+    NewAlpha,
+    /// At or above beta: the node fails high.
+    Cutoff,
+}
+
+/// A node's best score and move so far, against its window. The one place where a searched
+/// move's score raises the best, alpha and the best move.
+pub(super) struct BestSoFar {
+    pub(super) score: i32,
+    pub(super) mv: Option<Move>,
+    pub(super) alpha: i32,
+    pub(super) beta: i32,
+}
+
+impl BestSoFar {
+    /// Nothing searched yet; `score` is what the node is worth without a move (-INFINITE,
+    /// or the stand-pat eval in quiescence).
+    pub(super) fn new(score: i32, alpha: i32, beta: i32) -> BestSoFar {
+        BestSoFar {
+            score,
+            mv: None,
+            alpha,
+            beta,
+        }
+    }
+
+    /// Takes in one searched move.
+    #[inline]
+    pub(super) fn update(&mut self, mv: Move, score: i32) -> Improvement {
+        if score <= self.score {
+            return Improvement::None;
+        }
+        self.score = score;
+        if score <= self.alpha {
+            return Improvement::None;
+        }
+        self.mv = Some(mv);
+        self.alpha = score;
+        if score >= self.beta {
+            Improvement::Cutoff
+        } else {
+            Improvement::NewAlpha
+        }
+    }
+}
+
+/// The piece a move puts down and where (what counter moves are keyed by).
+pub(super) fn landing(board: &Board, mv: Move) -> (Piece, Square) {
+    (mv.role().of(board.turn()), mv.to())
+}
