@@ -9,8 +9,8 @@
 # MINUTES of datagen this run; the net to DATA_DIR/GEN.nnue. Without PREVIOUS_NET the data
 # comes from the hand-written evaluation. The data of earlier generations in DATA_DIR is
 # trained on too. Needs target/release/rookery (run it from the repository's root), fastchess on
-# PATH, and ROOKERY_BOOK naming an EPD opening book for the match (such as the 8moves or UHO
-# books of the official-stockfish/books repository).
+# PATH, and ROOKERY_BOOK naming an opening book for the match: EPD, or PGN (.pgn), such as
+# 8moves_v3.pgn of the official-stockfish/books repository.
 set -eu
 if [ $# -lt 3 ]; then
     sed -n '2,13p' "$0" >&2
@@ -19,10 +19,13 @@ fi
 gen=$1 data=$2 minutes=$3 previous=${4:-}
 book=${ROOKERY_BOOK:-}
 if [ -z "$book" ] || [ ! -f "$book" ]; then
-    echo "nnue_generation.sh: set ROOKERY_BOOK to an EPD opening book for the match" >&2
+    echo "nnue_generation.sh: set ROOKERY_BOOK to an opening book (EPD or PGN) for the match" >&2
     exit 2
 fi
-command -v fastchess >/dev/null || { echo "nnue_generation.sh: fastchess is not on PATH" >&2; exit 2; }
+if ! command -v fastchess >/dev/null; then
+    echo "nnue_generation.sh: fastchess is not on PATH" >&2
+    exit 2
+fi
 rookery=target/release/rookery
 threads=$(nproc)
 mkdir -p "$data/$gen"
@@ -56,10 +59,11 @@ else
     old_eval="option.Use NNUE=false" old_net="option.EvalFile=<default>"
 fi
 engine=$(readlink -f "$rookery") net=$(readlink -f "$data/$gen.nnue") book=$(readlink -f "$book")
+case $book in *.pgn) format=pgn ;; *) format=epd ;; esac
 (cd "$data" && fastchess \
     -engine cmd="$engine" name=new "option.Use NNUE=true" "option.EvalFile=$net" \
     -engine cmd="$engine" name=old "$old_eval" "$old_net" \
     -each proto=uci nodes=20000 tc=inf option.Hash=16 option.Threads=1 \
-    -openings file="$book" format=epd order=random -rounds 50 -repeat \
+    -openings file="$book" format=$format order=random -rounds 50 -repeat \
     -concurrency "$threads" -recover > "$gen-match.log")
 grep 'Elo' "$data/$gen-match.log" | tail -n 1

@@ -34,8 +34,13 @@ import sys
 import tempfile
 
 # The opening book: --book, else the environment's ROOKERY_BOOK (an EPD file, one position a
-# line, such as the 8moves or UHO books of the official-stockfish/books repository).
+# line, or a PGN file, such as 8moves_v3.pgn of the official-stockfish/books repository).
 BOOK_VARIABLE = "ROOKERY_BOOK"
+
+
+def book_format(path):
+    """fastchess's name for the book's format: PGN for a .pgn file, else EPD."""
+    return "pgn" if path.lower().endswith(".pgn") else "epd"
 ALPHA, GAMMA = 0.602, 0.101
 
 # Tunables by name prefix. The search's groups hold 20-30 values of rules that interact:
@@ -105,7 +110,8 @@ def play(args, plus, minus, k):
     with tempfile.TemporaryDirectory() as work:
         command = (["fastchess"] + engine("plus", plus) + engine("minus", minus)
                    + ["-each", "proto=uci", "option.Hash=16", "option.Threads=1"] + limit
-                   + ["-openings", f"file={args.book}", "format=epd", "order=random",
+                   + ["-openings", f"file={args.book}", f"format={book_format(args.book)}",
+                      "order=random",
                       "-srand", str(args.seed * 1_000_003 + k),
                       "-rounds", str(args.pairs), "-repeat", "-concurrency", str(args.concurrency),
                       "-recover"])
@@ -148,7 +154,7 @@ def main():
     parser.add_argument("--nodes", type=int, default=20_000, help="nodes per move")
     parser.add_argument("--tc", help="a time control instead of a node limit (e.g. 1+0.01)")
     parser.add_argument("--book", default=os.environ.get(BOOK_VARIABLE),
-                        help=f"EPD openings (default: the file ${BOOK_VARIABLE} names)")
+                        help=f"EPD or PGN openings (default: the file ${BOOK_VARIABLE} names)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
