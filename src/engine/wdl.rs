@@ -16,13 +16,13 @@
 //! `v * 100 / a(m)` reads the same at every material: 100 cp is a 50% chance to win.
 //! Mate scores and tablebase verdicts (beyond [`TB_BOUND`]) are certain and keep their
 //! value. The search decides in internal units; only what is reported is normalised.
-//! `tools/wdl_fit.py` fits `A` and `B`; `docs/uci.md` says how they were fitted.
+//! `tools/lab/wdl_fit.py` fits `A` and `B`; `docs/uci.md` says how they were fitted.
 
 use shakmaty::Board;
 
 use super::score::TB_BOUND;
 
-// Fitted by `tools/wdl_fit.py` to 400 self-play games at 5+0.05 (docs/uci.md).
+// Fitted by `tools/lab/wdl_fit.py` to 400 self-play games at 5+0.05 (docs/uci.md).
 /// a(m)'s coefficients, highest power first (internal units).
 const A: [f64; 4] = [-183.129, 662.249, -761.144, 361.177];
 /// b(m)'s coefficients, highest power first (internal units).

@@ -4,7 +4,7 @@
 game, clocks with and without increment, and `go movetime`. Two Rookery processes play each
 other; every move must be legal and every game must end by the rules or the ply cap.
 
-    python3 tools/lichess_check.py target/release/rookery [GAMES]
+    python3 tools/check/lichess_check.py target/release/rookery [GAMES]
 
 Prints one line per game and `ok` at the end; exits 1 on any error.
 """
@@ -62,6 +62,9 @@ def play_game(binary, game, limits):
 
 
 def main():
+    if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+        print(__doc__, file=sys.stderr if len(sys.argv) < 2 else sys.stdout)
+        sys.exit(2 if len(sys.argv) < 2 else 0)
     binary = sys.argv[1]
     games = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     variants = [

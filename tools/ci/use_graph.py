@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The `use` graph between the files of one source folder, and its cycles.
 
-usage: tools/use_graph.py [FOLDER]      (default: src/engine)
+usage: tools/ci/use_graph.py [FOLDER]      (default: src/engine)
 
 Each path in a file's code (a `use` or a path in an expression: `crate::engine::x::Y`,
 `super::x`, `self::x`, or a child module's name) that names a module of the folder is an

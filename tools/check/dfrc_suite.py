@@ -2,7 +2,7 @@
 """Writes a double Fischer random (DFRC) perft suite: perft counts from Rookery, each one
 checked against another engine's `go perft` (Stockfish, with UCI_Chess960 on).
 
-    python3 tools/dfrc_suite.py [--rookery PATH] [--engine PATH] [--starts N] [--played N]
+    python3 tools/check/dfrc_suite.py [--rookery PATH] [--engine PATH] [--starts N] [--played N]
                                 [--depth D] [--seed S] [--out FILE]
 
 Positions, from the seed: N start positions whose white and black back ranks are two
@@ -152,8 +152,8 @@ def main():
     header = [
         f"# Double Fischer random positions: {args.starts} start positions, then {args.played} "
         "played to where the side to move can castle.",
-        f"# Written by tools/dfrc_suite.py --seed {args.seed} --depth {args.depth}: counts by "
-        "Rookery, each equal to the checking engine's go perft.",
+        f"# Written by tools/check/dfrc_suite.py --seed {args.seed} --depth {args.depth}: "
+        "counts by Rookery, each equal to the checking engine's go perft.",
     ]
     with open(args.out, "w") as f:
         f.write("\n".join(header + lines) + "\n")

@@ -37,7 +37,7 @@ played the games), so that games of an older build can be checked against a new 
 --validate --model FILE checks the coefficients of such a copy (an earlier model) instead
 of the file's own.
 
-Usage: tools/wdl_fit.py --engine NAME [--engine NAME]... [--svg docs/wdl.svg] [--resample N]
+Usage: tools/lab/wdl_fit.py --engine NAME [--engine NAME]... [--svg docs/wdl.svg] [--resample N]
                         [--normalised | --normalised-with FILE] [--validate [--model FILE]]
                         GAMES.pgn...
 
@@ -69,7 +69,8 @@ SCORE = re.compile(r"^\s*([+-]?)(M?)(\d+(?:\.\d+)?)/(\d+)")
 TB_BOUND = 29_872
 
 # Where --normalised reads the current coefficients.
-WDL_RS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src", "engine", "wdl.rs")
+WDL_RS = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                      "..", "..", "src", "engine", "wdl.rs")
 
 WIN, DRAW, LOSS = 0, 1, 2
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares `rookery book BOOK FEN` with polyglot's own listing (xboard command `bk`).
 
-    python3 tools/book_compare.py BOOK [--polyglot PATH] [--rookery PATH] [--bfs DEPTH WIDTH]
+    python3 tools/check/book_compare.py BOOK [--polyglot PATH] [--rookery PATH] [--bfs DEPTH WIDTH]
 
 Without --bfs: the start position and a list of named positions (both colours to move,
 castling, a check, en-passant keys), each shown side by side. With --bfs: every position

@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Rates limited-strength settings of Rookery on the reference engines' anchored scale.
 
-Reads the text output of ../shared/tools/match.py runs (a gauntlet or a two-engine match; the
-first engine's result against each opponent) and rates every engine that is not a reference
-by one maximum-likelihood fit over all the games, with the references held at their anchors.
-Settings weaker than every reference are rated through their games against stronger settings,
-which the references rate in the same fit: the errors printed (95%, from the inverse of the
-fit's information matrix) include the uncertainty of the settings they lean on.
+Reads the text reports of match.py runs (the match runner of the development machines, not part
+of this repository): a gauntlet or a two-engine match, the first engine's result against each
+opponent. A report is a table after a line starting `opponent `, one row per opponent
+(`NAME GAMES WINS DRAWS LOSSES SCORE ...`), and a line `RESULT FIRST_ENGINE ...`; another
+runner's results can be written in that form by hand. It rates every engine that is not a
+reference by one maximum-likelihood fit over all the games, with the references held at their
+anchors. Settings weaker than every reference are rated through their games against stronger
+settings, which the references rate in the same fit: the errors printed (95%, from the inverse of
+the fit's information matrix) include the uncertainty of the settings they lean on.
 
-Usage: tools/strength_fit.py RESULT.txt...
+Usage: tools/lab/strength_fit.py RESULT.txt...
 
 A setting named `r<digits>` (such as `r2300`) is labelled with those digits; the summary gives
 the label minus the fit. The anchors are the references' ratings on the CCRL 40/15 list;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Reports a tools/spsa.py run: where each value started and stands, and its path.
+"""Reports a tools/lab/spsa.py run: where each value started and stands, and its path.
 
-    tools/spsa_report.py --engine BIN --dir DIR [--svg FILE]
+    tools/lab/spsa_report.py --engine BIN --dir DIR [--svg FILE]
 
 BIN is the `tune` build the run used (its `spsa` command gives each tunable's default,
 range and c_end); DIR the run's directory (its `log.csv` holds the values after every
@@ -59,7 +59,7 @@ def read_log(path, known):
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror}")
     if len(rows) < 2 or rows[0][:4] != ["k", "wins", "losses", "draws"]:
-        raise BadInput(f"{path}: not a tools/spsa.py log, or no iteration yet")
+        raise BadInput(f"{path}: not a tools/lab/spsa.py log, or no iteration yet")
     names = rows[0][4:]
     unknown = [n for n in names if n not in known]
     if unknown:
@@ -87,7 +87,7 @@ def noise(path, rows, r_end):
             settings = json.load(f)["settings"]
         iterations = settings["games"] // (2 * settings["pairs"])
     except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
-        raise BadInput(f"{path}: not the state of a tools/spsa.py run")
+        raise BadInput(f"{path}: not the state of a tools/lab/spsa.py run")
     unit = dict(c_end=1.0, r_end=r_end)
     steps = 0.0
     for k, _, _, _ in rows:

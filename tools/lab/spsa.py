@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A local SPSA tuner for Rookery's tunables, resumable after a kill.
 
-    tools/spsa.py --engine BIN --dir DIR [--group NAME | --params A,B,C]
+    tools/lab/spsa.py --engine BIN --dir DIR [--group NAME | --params A,B,C]
                   [--games G] [--pairs P] [--nodes N | --tc TC] [--book EPD]
                   [--concurrency C] [--seed S]
 
@@ -18,7 +18,8 @@ DIR keeps the run: `state.json` (written after each iteration; a rerun with the 
 goes on where it stopped, and refuses other settings), `log.csv` (one line per
 iteration: k, wins, losses, draws, then each value), and `values.txt`, the current values
 as lines that paste back into the `tunables!` block of src/engine/params.rs. Groups:
-pruning, extensions, ordering, time (see GROUPS).
+pruning, extensions, ordering, time (see GROUPS). The openings come from --book, or from the
+file the environment variable ROOKERY_BOOK names; one of the two is required.
 """
 
 import argparse
@@ -32,8 +33,14 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_BOOK = os.path.join(HERE, "..", "..", "shared", "books", "openings.epd")
+# The opening book: --book, else the environment's ROOKERY_BOOK (an EPD file, one position a
+# line, or a PGN file, such as 8moves_v3.pgn of the official-stockfish/books repository).
+BOOK_VARIABLE = "ROOKERY_BOOK"
+
+
+def book_format(path):
+    """fastchess's name for the book's format: PGN for a .pgn file, else EPD."""
+    return "pgn" if path.lower().endswith(".pgn") else "epd"
 ALPHA, GAMMA = 0.602, 0.101
 
 # Tunables by name prefix. The search's groups hold 20-30 values of rules that interact:
@@ -103,7 +110,8 @@ def play(args, plus, minus, k):
     with tempfile.TemporaryDirectory() as work:
         command = (["fastchess"] + engine("plus", plus) + engine("minus", minus)
                    + ["-each", "proto=uci", "option.Hash=16", "option.Threads=1"] + limit
-                   + ["-openings", f"file={args.book}", "format=epd", "order=random",
+                   + ["-openings", f"file={args.book}", f"format={book_format(args.book)}",
+                      "order=random",
                       "-srand", str(args.seed * 1_000_003 + k),
                       "-rounds", str(args.pairs), "-repeat", "-concurrency", str(args.concurrency),
                       "-recover"])
@@ -145,7 +153,8 @@ def main():
     parser.add_argument("--pairs", type=int, default=8, help="game pairs per iteration")
     parser.add_argument("--nodes", type=int, default=20_000, help="nodes per move")
     parser.add_argument("--tc", help="a time control instead of a node limit (e.g. 1+0.01)")
-    parser.add_argument("--book", default=DEFAULT_BOOK, help="EPD openings")
+    parser.add_argument("--book", default=os.environ.get(BOOK_VARIABLE),
+                        help=f"EPD or PGN openings (default: the file ${BOOK_VARIABLE} names)")
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -153,6 +162,8 @@ def main():
         fail("--pairs, --nodes and --concurrency must be positive and --games at least 2 x pairs")
     if not os.access(args.engine, os.X_OK):
         fail(f"{args.engine} is not an executable")
+    if not args.book:
+        fail(f"no opening book: give --book EPD or set {BOOK_VARIABLE}")
     if not os.path.isfile(args.book):
         fail(f"no opening book at {args.book}")
     # fastchess runs in a temporary directory: relative paths would not reach from there.

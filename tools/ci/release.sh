@@ -6,7 +6,7 @@
 # illegal instruction is skipped with a message, any other failure or a different count
 # fails the script.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 cargo=${CARGO:-cargo}
 # An explicit target keeps RUSTFLAGS off the build scripts, which run on this processor.

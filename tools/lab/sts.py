@@ -3,7 +3,7 @@
 position for a fixed time on one thread, and its move earns the points the suite gives it
 (10 for the best move, fewer for the alternatives the suite lists, 0 for any other).
 
-    tools/sts.py --suite STS1-STS15_LAN_v3.epd --movetime 100 \\
+    tools/lab/sts.py --suite STS1-STS15_LAN_v3.epd --movetime 100 \\
         --engine rookery=target/release/rookery --engine ethereal=/usr/games/ethereal-chess
 
 The suite is public (the STS-Rating repository, `STS1-STS15_LAN_v3.epd`): per position its

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Long-run check: `go infinite` for a while with several threads and a large table, then
 `stop`. Samples the engine's resident memory while it searches and checks the bestmove is
-legal (python-chess). Usage: tools/long_run.py ENGINE [SECONDS] [THREADS] [HASH_MIB]"""
+legal (python-chess). Usage: tools/check/long_run.py ENGINE [SECONDS] [THREADS] [HASH_MIB]"""
 
 import subprocess
 import sys
@@ -10,6 +10,9 @@ import time
 
 import chess
 
+if len(sys.argv) < 2 or sys.argv[1] in ("-h", "--help"):
+    print(__doc__, file=sys.stderr if len(sys.argv) < 2 else sys.stdout)
+    sys.exit(2 if len(sys.argv) < 2 else 0)
 engine = sys.argv[1]
 seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 600
 threads = sys.argv[3] if len(sys.argv) > 3 else "2"
