@@ -1,5 +1,5 @@
 //! Entry points for the fuzz targets in `fuzz/fuzz_targets/` and for their corpus
-//! regression test (`tests/fuzz_corpus.rs`), which both include this file. Each takes
+//! regression test (`tests/uci/fuzz_corpus.rs`), which both include this file. Each takes
 //! arbitrary bytes and panics only on a real defect: a panic anywhere (search threads
 //! included) or a broken invariant checked here. It uses only the crate's public API.
 //!

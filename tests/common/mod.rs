@@ -1,15 +1,41 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: each test crate (`tests/uci`, `tests/cli`,
+//! `tests/engine`, `tests/hashing`, `tests/games`) includes this module.
 #![allow(dead_code)]
 
 pub mod cli;
 pub mod lines;
 pub mod uci_client;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use rookery::chess::Position;
 use rookery::chess::epd::{PerftCase, parse_suite};
 use rookery::chess::perft::perft;
+use rookery::engine::eval::nnue::{Architecture, Network};
+use rookery::learn::fit::model::Model;
+
+/// A fresh, empty directory of cargo's for tests, for one test: `NAME` must be unique
+/// within the test crate.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A file holding `bytes` in cargo's directory for tests, for one test: `NAME` must be
+/// unique within the test crate.
+pub fn scratch_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let path =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-{name}", std::process::id()));
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// A net of shape `arch` with random weights, the same for the same seed.
+pub fn random_net(arch: Architecture, seed: u64) -> Network {
+    Model::new(arch, seed).quantise()
+}
 
 /// A suite from the project's `perft/` folder.
 pub fn suite(name: &str) -> Vec<PerftCase> {

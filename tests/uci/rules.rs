@@ -5,7 +5,7 @@
 //! half-move is mate), MultiPV beyond the number of legal moves, the `go nodes` bound, and
 //! scores reported in normalised centipawns with the fitted win/draw/loss model.
 
-mod common;
+use crate::common;
 
 use common::lines::Lines;
 use common::uci_client::{Engine, WAIT, check_answer, info_value, scores};

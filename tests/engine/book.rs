@@ -2,7 +2,8 @@
 //! refusals of bad files, the move choice, castling in both notations, the `rookery book`
 //! listing, and (when it is installed) gnuchess's book against Debian polyglot's listing.
 
-mod common;
+use crate::common;
+use common::scratch_file;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -27,14 +28,6 @@ fn data(name: &str) -> PathBuf {
 
 fn fixture() -> Book {
     Book::open(data("fixture.bin")).expect("the fixture book opens")
-}
-
-/// A file under the test scratch folder, unique to this process and `name`.
-fn scratch(name: &str, bytes: &[u8]) -> PathBuf {
-    let path =
-        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-book-{name}", std::process::id()));
-    std::fs::write(&path, bytes).unwrap();
-    path
 }
 
 /// Book bytes for `(key, move, weight, learn)` entries, in the order given.
@@ -212,7 +205,7 @@ fn weight_zero_and_illegal_entries_are_never_played() {
     let d2d4 = (11 << 6) | 27;
     let e2e5 = (12 << 6) | 36; // not a legal move here
     let e1h1 = (4 << 6) | 7; // castling, not legal at the start
-    let path = scratch(
+    let path = scratch_file(
         "zero.bin",
         &book_bytes(&[
             (key - 1, e2e4, 9, 0),
@@ -299,7 +292,7 @@ fn chess960_castling_with_the_king_off_the_e_file() {
     let key = pos.key().0;
     let b1a1 = 1 << 6; // a1 is square 0
     let b1g1 = (1 << 6) | 6;
-    let path = scratch(
+    let path = scratch_file(
         "960.bin",
         &book_bytes(&[(key, b1a1, 3, 0), (key, b1g1, 1, 0)]),
     );
@@ -332,7 +325,7 @@ fn chess960_castling_with_the_king_off_the_e_file() {
 
 fn refusal(name: &str, bytes: Option<&[u8]>) -> BookError {
     let path = match bytes {
-        Some(bytes) => scratch(name, bytes),
+        Some(bytes) => scratch_file(name, bytes),
         None => Path::new(env!("CARGO_TARGET_TMPDIR")).join("no-such-book.bin"),
     };
     let err = Book::open(&path).expect_err("the file is refused");
@@ -443,7 +436,7 @@ fn cli_lists_the_fixture() {
 #[test]
 fn cli_refuses_bad_input_with_status_2() {
     let fixture = data("fixture.bin");
-    let misaligned = scratch("cli-misaligned.bin", &[0u8; 17]);
+    let misaligned = scratch_file("cli-misaligned.bin", &[0u8; 17]);
     let cases: [(Vec<&str>, &str); 5] = [
         (vec!["book", misaligned.to_str().unwrap()], "misaligned"),
         (vec!["book", "/no/such/book.bin"], "cannot read book"),

@@ -1,7 +1,8 @@
 //! `rookery datagen` and `rookery train` driven as a user would, and the net they make
 //! loaded through `EvalFile` in the real binary.
 
-mod common;
+use crate::common;
+use common::scratch_dir;
 
 use std::time::Duration;
 
@@ -31,13 +32,6 @@ fn assert_bestmove(engine: &mut Engine, args: &str) {
     );
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookery-learn-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The training losses a training run printed, epoch by epoch.
 fn train_losses(stderr: &str) -> Vec<f32> {
     stderr
@@ -49,7 +43,7 @@ fn train_losses(stderr: &str) -> Vec<f32> {
 
 #[test]
 fn datagen_then_train_then_play_with_the_net() {
-    let dir = scratch("pipeline");
+    let dir = scratch_dir("learn-pipeline");
     let data = dir.join("data");
     let d = data.to_str().unwrap();
     let stderr = succeeds(&[
@@ -152,7 +146,7 @@ fn datagen_then_train_then_play_with_the_net() {
 
 #[test]
 fn eval_file_refusals_keep_the_engine_usable() {
-    let dir = scratch("refusals");
+    let dir = scratch_dir("learn-refusals");
     let short = dir.join("short.nnue");
     std::fs::write(&short, b"RKNN\x01\x00\x00\x00").unwrap();
     let mut engine = Engine::start();
@@ -202,7 +196,7 @@ fn bad_command_lines_exit_2() {
 
 #[test]
 fn the_trainer_loads_each_file_and_each_game_once() {
-    let dir = scratch("distinct");
+    let dir = scratch_dir("learn-distinct");
     let data = dir.join("data");
     succeeds(&[
         "datagen",
@@ -295,7 +289,7 @@ fn random_games_data(path: &std::path::Path, games: usize) {
 
 #[test]
 fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
-    let dir = scratch("architecture");
+    let dir = scratch_dir("learn-architecture");
     let data = dir.join("data.bin");
     random_games_data(&data, 8);
     let d = data.to_str().unwrap();

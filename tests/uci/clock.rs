@@ -5,7 +5,7 @@
 //! bounds are exact (a loaded machine only makes the engine slower); upper bounds carry
 //! `SLACK`.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -4,7 +4,7 @@
 //! random moments, by `movetime`, by clocks, by `ponderhit` and a ponder miss, with
 //! MultiPV.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! `Skill Level` through the facade: 20 is the full engine, lower levels search as the
 //! `UCI_Elo` they map to, and `UCI_LimitStrength` with `UCI_Elo` overrides it.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

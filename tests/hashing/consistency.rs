@@ -1,7 +1,7 @@
 //! Our incremental key against shakmaty's reference `Zobrist64` (pseudo-legal en passant)
 //! and our from-scratch key, along perft trees, random games and named corner cases.
 
-mod common;
+use crate::common;
 
 use common::suite;
 use rookery::chess::Position;

@@ -1,6 +1,6 @@
 //! The UCI engine driven through its real stdin and stdout, as a GUI drives it.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,6 +1,6 @@
 //! `rookery hash`, driven through the binary.
 
-mod common;
+use crate::common;
 
 use common::cli::rookery;
 use rookery::gomoku::{Geometry, parse_moves};

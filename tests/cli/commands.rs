@@ -1,6 +1,7 @@
 //! The `rookery` binary's tools, driven as a user or script would drive them.
 
-mod common;
+use crate::common;
+use common::scratch_dir;
 
 use std::io::Write;
 
@@ -138,7 +139,7 @@ fn version_agrees_with_the_uci_name_and_the_changelog() {
         "0.1.0",
         "a release past the first"
     );
-    let changelog = include_str!("../CHANGELOG.md");
+    let changelog = include_str!("../../CHANGELOG.md");
     assert!(
         changelog.contains(&format!("## {} (", env!("CARGO_PKG_VERSION"))),
         "the CHANGELOG has a section for this version"
@@ -190,15 +191,6 @@ fn tempfile(name: &str) -> (String, std::fs::File) {
     let path = dir.join(format!("{}-{name}", std::process::id()));
     let file = std::fs::File::create(&path).unwrap();
     (path.to_string_lossy().into_owned(), file)
-}
-
-/// A fresh directory in the target directory for one test.
-fn scratch_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! (an `info string`) or ignores it as Stockfish would, still answers `isready`, and a
 //! normal search from its current position returns a legal move.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

@@ -2,23 +2,17 @@
 //! manifest beside the data, `--games` as the total the directory holds, and books refused
 //! when no game can be played from them.
 
-mod common;
+use crate::common;
+use common::scratch_dir;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use common::cli::{rookery, stdout};
 use rookery::engine::eval::nnue::default_network;
 use rookery::hashing::checksum::fnv1a;
 use rookery::learn::data::games::split;
 use rookery::learn::data::record::decode_all;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("rookery-datagen-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Runs `rookery datagen --out DIR --nodes 300 ARGS...`, which must succeed; returns stdout.
 fn datagen(dir: &Path, args: &[&str]) -> String {
@@ -96,7 +90,7 @@ fn contents(dir: &Path) -> (usize, usize) {
 
 #[test]
 fn the_manifest_logs_each_run_with_its_settings_and_counts() {
-    let dir = scratch("manifest");
+    let dir = scratch_dir("datagen-manifest");
     let data = dir.join("data");
     datagen(&data, &["--games", "2", "--seed", "4", "--threads", "2"]);
     let lines = manifest(&data);
@@ -176,7 +170,7 @@ fn the_manifest_logs_each_run_with_its_settings_and_counts() {
 
 #[test]
 fn a_rerun_plays_up_to_the_total_games() {
-    let dir = scratch("total");
+    let dir = scratch_dir("datagen-total");
     assert!(datagen(&dir, &["--games", "2"]).starts_with("2 games"));
     assert_eq!(contents(&dir).1, 2);
     // As after a kill: the same command with a larger total plays only what is missing.
@@ -200,7 +194,7 @@ fn a_rerun_plays_up_to_the_total_games() {
 
 #[test]
 fn a_book_without_a_playable_position_is_refused() {
-    let dir = scratch("book");
+    let dir = scratch_dir("datagen-book");
     let book = dir.join("over.epd");
     // Mate, stalemate, bare kings.
     std::fs::write(

@@ -3,7 +3,7 @@
 //! and evaluated along games by `Board` (incremental updates, king-mirror refreshes) next to
 //! the model's forward pass. The difference is the quantisation error.
 //!
-//! `cargo test --release --test nnue_training -- --nocapture` prints it per architecture.
+//! `cargo test --release --test engine nnue_training -- --nocapture` prints it per architecture.
 
 use std::sync::Arc;
 

@@ -2,7 +2,7 @@
 //! tables' own best move, won endings mated inside the fifty-move rule, drawn endings held,
 //! and the UCI options.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::sync::Arc;

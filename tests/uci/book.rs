@@ -2,7 +2,7 @@
 //! `BookSeed`. A book move comes at once with an `info string` and no search; `go infinite`
 //! still waits for `stop`; a bad file is refused and no book is used.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! The net file: format 3 round trips for every architecture, format 2 (the built-in net)
 //! read and written back unchanged, and every damaged, cut or foreign file refused.
 
+use crate::common::random_net;
 use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
 use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
@@ -8,7 +9,6 @@ use rookery::engine::eval::nnue::{
     Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network,
 };
 use rookery::hashing::checksum::fnv1a;
-use rookery::learn::fit::model::Model;
 use shakmaty::Chess;
 
 /// Every combination of the trainer's flags, at two hidden sizes.
@@ -17,10 +17,6 @@ fn architectures() -> Vec<Architecture> {
         .into_iter()
         .flat_map(Architecture::every_kind)
         .collect()
-}
-
-fn random_net(arch: Architecture, seed: u64) -> Network {
-    Model::new(arch, seed).quantise()
 }
 
 /// `bytes` with its checksum made right again: a file that only its header can refuse.
@@ -192,7 +188,7 @@ fn format_3_refusals() {
 }
 
 /// gen3, the built-in net before gen4: the one net in format 2 (`tests/data/gen3.nnue`).
-const GEN3_FORMAT_2: &[u8] = include_bytes!("data/gen3.nnue");
+const GEN3_FORMAT_2: &[u8] = include_bytes!("../data/gen3.nnue");
 
 /// gen3's checksum, kept since its file was written.
 const GEN3_CHECKSUM: u64 = 0xd448_e24d_0dec_3867;

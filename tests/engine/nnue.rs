@@ -4,7 +4,8 @@
 //! The net file is tested in `net_file.rs`, the trainer against the engine in
 //! `nnue_training.rs`.
 
-mod common;
+use crate::common;
+use common::random_net;
 
 use std::sync::Arc;
 
@@ -19,13 +20,7 @@ use rookery::engine::eval::nnue::{
 };
 use rookery::engine::score::MAX_EVAL;
 use rookery::engine::tt::ChessTable;
-use rookery::learn::fit::model::Model;
 use shakmaty::{Bitboard, Chess, Color, Position as _};
-
-/// A net with random weights of training-like size, so every input matters.
-fn random_net(arch: Architecture, seed: u64) -> Arc<Network> {
-    Arc::new(Model::new(arch, seed).quantise())
-}
 
 /// Each shape the engine distinguishes, at a small hidden size.
 fn architectures() -> Vec<Architecture> {
@@ -55,7 +50,7 @@ impl Walk {
 
     fn with(arch: Architecture, seed: u64) -> Walk {
         Walk {
-            net: random_net(arch, seed),
+            net: Arc::new(random_net(arch, seed)),
             table: ChessTable::new(1).unwrap(),
             nodes: 0,
             king_refreshes: 0,
@@ -223,7 +218,7 @@ fn mirrored(pos: &Chess) -> Chess {
 #[test]
 fn evaluation_equals_that_of_the_colour_flipped_mirror() {
     for arch in architectures() {
-        colour_flip_symmetry(&random_net(arch, 5));
+        colour_flip_symmetry(&Arc::new(random_net(arch, 5)));
     }
 }
 
@@ -341,8 +336,8 @@ fn files_mirrored(pos: &Chess) -> Chess {
 
 #[test]
 fn a_king_mirrored_net_evaluates_a_position_and_its_files_mirror_alike() {
-    let mirrored_net = random_net(king_mirrored(), 24);
-    let plain_net = random_net(Architecture::default(), 24);
+    let mirrored_net = Arc::new(random_net(king_mirrored(), 24));
+    let plain_net = Arc::new(random_net(Architecture::default(), 24));
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let table = ChessTable::new(1).unwrap();
     let (mut checked, mut plain_differs) = (0, 0);

@@ -2,7 +2,7 @@
 //! full depth (about 6.5 s in release) and the suites to shallow depths; the deep runs are
 //! ignored here and listed in `docs/testing.md` (`cargo test --release -- --ignored`).
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;

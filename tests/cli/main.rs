@@ -1,0 +1,10 @@
+//! The command line: the `rookery` binary's tools (perft, hash, bench, datagen, train...)
+//! driven as a user or a script drives them.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod commands;
+mod datagen;
+mod hash;
+mod learn;
