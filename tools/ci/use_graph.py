@@ -98,7 +98,8 @@ def absolute(path, here, modules, prefix):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "src/engine"
-    prefix = ["crate"] + os.path.relpath(root, "src").split(os.sep)
+    rel = os.path.relpath(root, "src")
+    prefix = ["crate"] + ([] if rel == "." else rel.split(os.sep))
     modules = module_files(root)
     codes = {m: code_of(p) for m, p in modules.items()}
 
