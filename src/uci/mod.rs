@@ -2,7 +2,8 @@
 //! writes one line at a time through an [`Output`] (stdout, flushed, for a GUI).
 //!
 //! The input loop never waits for a search, so `isready` and `stop` are answered at any
-//! moment. Every `go` gets exactly one `bestmove`. Bad input is answered with an
+//! moment of one; after a job (`go perft`, `bench`) the next command waits for its result,
+//! `stop` and `quit` excepted, which end it. Every `go` gets exactly one `bestmove`. Bad input is answered with an
 //! `info string` and never changes the engine's state.
 //!
 //! - [`parse`]: text to [`parse::Command`], no engine state.
