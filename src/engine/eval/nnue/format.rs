@@ -299,7 +299,10 @@ impl Network {
             }
             .to_string());
         }
-        file.read_to_end(&mut bytes).map_err(cannot_read)?;
+        // No more than the header gives, should the file grow meanwhile.
+        file.take((expected - bytes.len()) as u64)
+            .read_to_end(&mut bytes)
+            .map_err(cannot_read)?;
         Network::from_bytes(&bytes).map_err(|e| e.to_string())
     }
 
