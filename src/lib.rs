@@ -8,12 +8,14 @@
 //! - [`learn`]: an evaluation learned from self-play: the data, the trainer.
 //! - [`gomoku`], [`hive`]: the other games on the hashing core.
 //! - [`logging`]: debug logs to a file, for the `Debug Log File` option.
+//! - [`input_file`]: files named by the user, read within bounds.
 
 pub mod chess;
 pub mod engine;
 pub mod gomoku;
 pub mod hashing;
 pub mod hive;
+pub mod input_file;
 pub mod learn;
 pub mod logging;
 pub mod uci;

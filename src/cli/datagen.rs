@@ -20,6 +20,7 @@ use rookery::chess::Position;
 use rookery::engine::build_info::GIT_COMMIT;
 use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::hashing::checksum::fnv1a;
+use rookery::input_file;
 use rookery::learn::datagen::{self, DatagenConfig, playable};
 use rookery::learn::manifest::{self, OpeningSource, RunEnd, RunStart};
 use rookery::learn::writer::DataWriter;
@@ -48,6 +49,8 @@ pub const DATA_FILE: &str = "selfplay.bin";
 
 const DEFAULT_NODES: u64 = 5000;
 const DEFAULT_RANDOM_PLIES: usize = 8;
+/// The longest opening file read (`--book`): millions of positions, one a line.
+const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// A book's playable positions and where they came from.
 struct Book {
@@ -87,9 +90,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let network = match (args.value::<PathBuf>("net")?, args.switch("hce")) {
         (Some(_), true) => return Err(UsageError("--net and --hce exclude each other".into())),
         (Some(path), false) => {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let net = Network::from_bytes(&bytes)
+            let net = Network::read_file(&path)
                 .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
             Some(Arc::new(net))
         }
@@ -186,10 +187,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 /// ignored). A line that is not a legal position refuses the file, and so does a file
 /// without a position where a game can be played.
 fn read_book(path: &Path) -> Result<Book, UsageError> {
-    let bytes = std::fs::read(path)
+    let text = input_file::read_text(path, MAX_BOOK_BYTES, "an opening file")
         .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-    let text = std::str::from_utf8(&bytes)
-        .map_err(|e| UsageError(format!("{}: not text: {e}", path.display())))?;
+    let bytes = text.as_bytes();
     let mut positions = Vec::new();
     let mut over = 0;
     for (i, line) in text.lines().enumerate() {
@@ -221,7 +221,7 @@ fn read_book(path: &Path) -> Result<Book, UsageError> {
     Ok(Book {
         source: OpeningSource::Book {
             path: path.display().to_string(),
-            checksum: fnv1a(&bytes),
+            checksum: fnv1a(bytes),
             positions: positions.len(),
         },
         positions,
