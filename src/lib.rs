@@ -8,6 +8,7 @@
 //! - [`learn`]: an evaluation learned from self-play: the data, the fit.
 //! - [`gomoku`], [`hive`]: the other games on the hashing core.
 //! - [`logging`]: debug logs to a file, for the `Debug Log File` option.
+//! - [`input_file`]: files named by the user, read within bounds.
 //! - [`json`]: JSON written by hand, for the datagen manifest and `hashstats --json`.
 
 pub mod chess;
@@ -15,6 +16,7 @@ pub mod engine;
 pub mod gomoku;
 pub mod hashing;
 pub mod hive;
+pub mod input_file;
 pub mod json;
 pub mod learn;
 pub mod logging;

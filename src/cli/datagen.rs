@@ -76,9 +76,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let network = match (args.value::<PathBuf>("net")?, args.switch("hce")) {
         (Some(_), true) => return Err(UsageError("--net and --hce exclude each other".into())),
         (Some(path), false) => {
-            let bytes = std::fs::read(&path)
-                .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-            let net = Network::from_bytes(&bytes)
+            let net = Network::read_file(&path)
                 .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
             Some(Arc::new(net))
         }

@@ -37,9 +37,12 @@ impl From<Outcome> for ExitCode {
     }
 }
 
+/// The longest EPD suite read: a hundred times the size of the 960 Chess960 positions.
+const MAX_SUITE_BYTES: u64 = 64 << 20;
+
 /// Reads a perft suite from `path`; a suite without a position is refused.
 pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
-    let text = std::fs::read_to_string(path)
+    let text = rookery::input_file::read_text(path, MAX_SUITE_BYTES, "a suite")
         .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
     let cases =
         epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;

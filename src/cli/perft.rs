@@ -30,7 +30,12 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
                     args.positional.join(" ")
                 )));
             }
-            let max_depth = args.value::<u32>("max-depth")?.unwrap_or(u32::MAX);
+            let max_depth = args.value::<u32>("max-depth")?;
+            if let Some(depth) = max_depth.filter(|&d| d > MAX_PERFT_DEPTH) {
+                return Err(UsageError(format!(
+                    "--max-depth must be 0 to {MAX_PERFT_DEPTH}, got {depth}"
+                )));
+            }
             run_suite(path, max_depth, chess960, table.as_ref())
         }
         None => {
@@ -75,13 +80,29 @@ fn run_divide(pos: &mut Position, depth: u32, table: Option<&Table<PerftEntry>>)
     );
 }
 
+/// Checks the suite at `path` to `max_depth` (all its counts without it, each no deeper
+/// than the deepest perft).
 fn run_suite(
     path: PathBuf,
-    max_depth: u32,
+    max_depth: Option<u32>,
     chess960: bool,
     table: Option<&Table<PerftEntry>>,
 ) -> Result<Outcome, UsageError> {
     let cases = read_suite(&path)?;
+    if max_depth.is_none()
+        && let Some((case, depth)) = cases.iter().find_map(|case| {
+            let deepest = case.counts.iter().map(|&(d, _)| d).max()?;
+            (deepest > MAX_PERFT_DEPTH).then_some((case, deepest))
+        })
+    {
+        return Err(UsageError(format!(
+            "{}: line {} has a count at depth {depth}, beyond the deepest perft \
+             ({MAX_PERFT_DEPTH}); --max-depth leaves it out",
+            path.display(),
+            case.line
+        )));
+    }
+    let max_depth = max_depth.unwrap_or(MAX_PERFT_DEPTH);
     if let Some(case) = cases.iter().find(|case| case.counts.is_empty()) {
         return Err(UsageError(format!(
             "{}: line {} has no depth counts to check",

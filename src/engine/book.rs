@@ -34,7 +34,7 @@
 
 use std::error::Error;
 use std::fmt;
-use std::io;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -45,6 +45,8 @@ use crate::chess::Position;
 
 /// Bytes per book entry.
 pub const ENTRY_BYTES: usize = 16;
+/// The longest book read: 64 Mi entries, several times the largest books published.
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// One entry as stored in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -195,28 +197,39 @@ impl Error for BookError {
 }
 
 impl Book {
-    /// Reads and checks the book at `path`: the whole file is read into memory once.
+    /// Reads and checks the book at `path`: the whole file is read into memory once, entry
+    /// by entry. A path that is not a regular file, or a file longer than [`MAX_BOOK_BYTES`],
+    /// is refused before it is read.
     pub fn open(path: impl AsRef<Path>) -> Result<Book, BookError> {
         let path = path.as_ref();
-        let bytes = std::fs::read(path).map_err(|error| BookError::Unreadable {
+        let unreadable = |error| BookError::Unreadable {
             path: path.to_path_buf(),
             error,
-        })?;
-        if bytes.is_empty() {
+        };
+        let (file, len) =
+            crate::input_file::open(path, MAX_BOOK_BYTES, "a book").map_err(unreadable)?;
+        if len == 0 {
             return Err(BookError::Empty {
                 path: path.to_path_buf(),
             });
         }
-        if bytes.len() % ENTRY_BYTES != 0 {
+        if len % ENTRY_BYTES as u64 != 0 {
             return Err(BookError::Misaligned {
                 path: path.to_path_buf(),
-                len: bytes.len(),
+                len: len as usize,
             });
         }
-        let entries: Vec<RawEntry> = bytes
-            .chunks_exact(ENTRY_BYTES)
-            .map(RawEntry::read)
-            .collect();
+        let count = (len / ENTRY_BYTES as u64) as usize;
+        let mut entries: Vec<RawEntry> = Vec::new();
+        entries
+            .try_reserve_exact(count)
+            .map_err(|_| unreadable(crate::input_file::cannot_hold(len)))?;
+        let mut reader = io::BufReader::new(file);
+        let mut entry = [0; ENTRY_BYTES];
+        for _ in 0..count {
+            reader.read_exact(&mut entry).map_err(unreadable)?;
+            entries.push(RawEntry::read(&entry));
+        }
         if let Some(i) = entries.windows(2).position(|w| w[1].key < w[0].key) {
             return Err(BookError::Unsorted {
                 path: path.to_path_buf(),

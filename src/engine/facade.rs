@@ -67,6 +67,8 @@ pub struct Engine {
     settings: Settings,
     signals: Arc<Signals>,
     searching: Option<JoinHandle<()>>,
+    /// Whether the thread in `searching` runs a job (perft, bench) rather than a search.
+    job: bool,
     book: Option<Arc<Book>>,
     book_rng: ChaCha8Rng,
     /// Seeds each limited-strength search's choice of move.
@@ -102,6 +104,7 @@ impl Engine {
             settings,
             signals: Arc::new(Signals::default()),
             searching: None,
+            job: false,
             book: None,
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
             strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
@@ -182,12 +185,13 @@ impl Engine {
             .map_err(|e| OptionError::Refused(format!("cannot open log file '{path}': {e}")))
     }
 
-    /// Gives the table the size of the settings; it starts empty. Refused, keeping the old
-    /// table, when the system has less memory available or the allocation fails.
+    /// Gives the table the size of the settings; it starts empty. The old table is freed
+    /// first, so its memory counts as available. Refused, keeping a table of the old size,
+    /// when the system has less memory available or the allocation fails.
     fn resize_hash(&mut self) -> Result<(), OptionError> {
         let mib = self.settings.hash_mib;
         let keeping = self.table.bytes() >> 20;
-        if let Some(available) = available_memory_mib()
+        if let Some(available) = available_memory_mib().map(|free| free + keeping)
             && mib > available
         {
             return Err(OptionError::Refused(format!(
@@ -243,12 +247,7 @@ impl Engine {
             return Ok(());
         }
         let path = self.settings.eval_file.clone();
-        let bytes = std::fs::read(&path).map_err(|e| {
-            OptionError::Refused(format!(
-                "EvalFile: cannot read '{path}': {e}; the current net stays"
-            ))
-        })?;
-        let net = Network::from_bytes(&bytes).map_err(|e| {
+        let net = Network::read_file(std::path::Path::new(&path)).map_err(|e| {
             OptionError::Refused(format!(
                 "EvalFile: '{path}' refused: {e}; the current net stays"
             ))
@@ -377,6 +376,7 @@ impl Engine {
         let memory = Arc::clone(&self.memory);
         let finisher = Arc::clone(&reporter);
         let failure_reporter = Arc::clone(&reporter);
+        self.job = false;
         self.spawn(
             signals,
             move |signals| match book_entry {
@@ -459,6 +459,14 @@ impl Engine {
         }
     }
 
+    /// Waits until a running job (perft, bench) has reported its result; a search is left
+    /// running. Commands after a job wait for it, as they would in a script.
+    pub fn finish_job(&mut self) {
+        if self.job {
+            self.wait();
+        }
+    }
+
     /// The opponent played the move being pondered: the search goes on under its clock.
     pub fn ponderhit(&self) {
         self.signals.ponder_hit();
@@ -478,7 +486,7 @@ impl Engine {
 
     /// Perft divide of the current position on the search thread: `report` hears one line
     /// per move and the total, or `None` when [`Engine::stop`] ended it first. Refused while
-    /// a search runs.
+    /// a search runs; after a job, see [`Engine::finish_job`].
     pub fn perft(
         &mut self,
         depth: u32,
@@ -491,6 +499,7 @@ impl Engine {
         let work = move |signals: &Signals| {
             divide_report(&mut pos, depth, None, &signals.stop_requested).map(|(lines, _)| lines)
         };
+        self.job = true;
         self.spawn(Arc::new(Signals::default()), work, || None, report)
             .map_err(NotStarted::Thread)
     }
@@ -519,6 +528,7 @@ impl Engine {
         }
         let network = self.search_options().network;
         let work = move |signals: &Signals| bench::run(depth, network, signals, progress);
+        self.job = true;
         self.spawn(Arc::new(Signals::default()), work, || None, report)
             .map_err(NotStarted::Thread)
     }

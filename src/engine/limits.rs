@@ -45,6 +45,14 @@ impl Limits {
         *self.time.get(side)
     }
 
+    /// The clock `side` plays on: its own, or none left when only the other side's was
+    /// given (a timed `go` is never unbounded; Stockfish reads a missing clock as 0), or
+    /// `None` when no clock was given.
+    pub fn clock_to_play_on(&self, side: Color) -> Option<Duration> {
+        let any = self.time.white.is_some() || self.time.black.is_some();
+        self.clock(side).or_else(|| any.then_some(Duration::ZERO))
+    }
+
     /// The increment of `side`.
     pub fn increment(&self, side: Color) -> Duration {
         *self.inc.get(side)

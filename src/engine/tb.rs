@@ -14,7 +14,7 @@ use rand::{RngExt, SeedableRng};
 use shakmaty::{
     Board, CastlingMode, Chess, Color, FromSetup, Move, Position as _, Rank, Role, Setup, Square,
 };
-use shakmaty_syzygy::{AmbiguousWdl, SyzygyError, Tablebase, Wdl};
+use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase, Wdl};
 
 use super::score::TB_WIN;
 
@@ -84,16 +84,30 @@ impl Tablebases {
             if !Path::new(dir).is_dir() {
                 return Err(format!("'{dir}' is not a directory"));
             }
-            files += tables
-                .add_directory(dir)
-                .map_err(|e| format!("cannot read '{dir}': {e}"))?;
-            names.extend(table_names(Path::new(dir)));
+            let entries =
+                std::fs::read_dir(dir).map_err(|e| format!("cannot read '{dir}': {e}"))?;
+            for entry in entries {
+                let path = entry
+                    .map_err(|e| format!("cannot read '{dir}': {e}"))?
+                    .path();
+                match tables.add_file(&path) {
+                    Ok(()) => files += 1,
+                    // Not a table's name: not ours to look at.
+                    Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {}
+                    Err(e) => return Err(format!("'{}': {e}", path.display())),
+                }
+            }
+            names.extend(
+                table_names(Path::new(dir))
+                    .into_iter()
+                    .map(|name| (dir, name)),
+            );
         }
         if files == 0 {
             return Err(format!("no tablebase files in '{paths}'"));
         }
-        for name in names {
-            probe_once(&tables, &name)?;
+        for (dir, name) in names {
+            probe_once(&tables, Path::new(dir), &name)?;
         }
         let max_pieces = tables.max_pieces();
         Ok(Tablebases { tables, max_pieces })
@@ -179,18 +193,40 @@ fn table_names(dir: &Path) -> Vec<String> {
     names
 }
 
-/// Probes one position of the table `name`, win/draw/loss and distance to zeroing: a probe
-/// that fails on the file (not for a table that is missing) refuses the tables.
-fn probe_once(tables: &Tablebase<Chess>, name: &str) -> Result<(), String> {
+/// Probes one position of the table `name` in `dir`, win/draw/loss and distance to zeroing:
+/// a probe that fails on the file (not for a table that is missing) refuses the tables,
+/// naming the file and what is wrong with it in one line.
+fn probe_once(tables: &Tablebase<Chess>, dir: &Path, name: &str) -> Result<(), String> {
     let Some(pos) = sample_position(name) else {
-        return Ok(()); // not a table name: add_directory skipped it too
+        return Ok(()); // not a table name: add_file skipped it too
     };
     let damaged = |e: SyzygyError| match e {
-        SyzygyError::ProbeFailed { .. } => Err(format!("table {name} is damaged: {e}")),
+        SyzygyError::ProbeFailed { metric, error, .. } => {
+            let extension = match metric {
+                Metric::Wdl => "rtbw",
+                Metric::Dtz => "rtbz",
+            };
+            let file = dir.join(format!("{name}.{extension}"));
+            Err(format!(
+                "table {name} is damaged: '{}' {}",
+                file.display(),
+                probe_error(&error)
+            ))
+        }
         _ => Ok(()),
     };
     tables.probe_wdl(&pos).map(|_| ()).or_else(damaged)?;
     tables.probe_dtz(&pos).map(|_| ()).or_else(damaged)
+}
+
+/// What went wrong in a probe, in words: the library's own text of a corrupted table
+/// carries a backtrace over many lines.
+fn probe_error(error: &ProbeError) -> String {
+    match error {
+        ProbeError::Read { error } => format!("cannot be read: {error}"),
+        ProbeError::Magic { magic } => format!("is not a Syzygy table (magic bytes {magic:02x?})"),
+        ProbeError::CorruptedTable { .. } => "is corrupt (cut short, or its contents)".to_string(),
+    }
 }
 
 /// A legal position, White to move, with the material a table name gives (`KBPvK`: White

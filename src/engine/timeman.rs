@@ -33,7 +33,8 @@ impl TimeManager {
     /// spends a clock that cannot pay for it.
     pub fn new(limits: &Limits, us: Color, overhead: Duration) -> TimeManager {
         let movetime = limits.movetime.map(|t| t.saturating_sub(overhead));
-        let clock_plan = limits.clock(us).map(|clock| {
+        let clock = limits.clock_to_play_on(us);
+        let clock_plan = clock.map(|clock| {
             let inc = limits.increment(us);
             // Never plan on more than the clock minus the overhead and the stall reserve.
             let available = clock.saturating_sub(overhead + STALL_RESERVE);
@@ -50,9 +51,7 @@ impl TimeManager {
         });
         // Waiting for a first root move's score may spend a quarter of what the clock holds; a
         // movetime is a promise.
-        let clock_quarter = limits
-            .clock(us)
-            .map(|clock| clock.saturating_sub(overhead) / 4);
+        let clock_quarter = clock.map(|clock| clock.saturating_sub(overhead) / 4);
         let (soft, hard, scalable) = match (movetime, clock_plan) {
             (Some(t), None) => (Some(t), Some(t), false),
             (None, Some((soft, hard))) => (Some(soft), Some(hard), true),
@@ -265,6 +264,25 @@ mod tests {
             ..clock(60_000, 0, None)
         };
         assert_eq!(last_resort(&movetime), Duration::from_millis(90));
+    }
+
+    #[test]
+    fn a_clock_given_only_for_the_other_side_leaves_nothing_to_plan_on() {
+        let overhead = Duration::from_millis(10);
+        let limits = Limits {
+            time: ByColor {
+                white: None,
+                black: Some(Duration::from_millis(1000)),
+            },
+            inc: ByColor::new_with(|_| Duration::from_millis(100)),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, Color::White, overhead);
+        assert_eq!(tm.budget(), (Some(Duration::ZERO), Some(Duration::ZERO)));
+        assert_eq!(tm.last_resort, Some(Duration::ZERO));
+        // Black plans on its own clock.
+        let black = TimeManager::new(&limits, Color::Black, overhead).budget();
+        assert!(black.1.is_some_and(|hard| hard > Duration::ZERO));
     }
 
     #[test]

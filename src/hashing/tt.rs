@@ -180,6 +180,14 @@ impl fmt::Display for AllocError {
 
 impl std::error::Error for AllocError {}
 
+/// `count` empty buckets, or the allocator's refusal.
+fn buckets(count: usize) -> Result<Vec<Bucket>, TryReserveError> {
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(count)?;
+    buckets.resize_with(count, Bucket::default);
+    Ok(buckets)
+}
+
 /// A fixed-size transposition table holding entries of type `E`, safe to share between
 /// threads (`&Table` is all a searcher needs).
 pub struct Table<E> {
@@ -205,23 +213,36 @@ impl<E: TableEntry> Table<E> {
         Ok(table)
     }
 
-    /// Replaces the table by an empty one of `mib` MiB. On failure the old table is kept.
+    /// Replaces the table by an empty one of `mib` MiB. The old table is freed before the
+    /// new one is allocated, so the two are never held at once; on failure the table keeps
+    /// its old size (empty), or, should even that memory be gone, a single bucket.
     pub fn resize(&mut self, mib: usize) -> Result<(), AllocError> {
         let count = mib
             .checked_mul(1 << 20)
             .map(|bytes| (bytes / BUCKET_BYTES).max(1))
             .ok_or(AllocError { mib, source: None })?;
-        let mut buckets = Vec::new();
-        buckets.try_reserve_exact(count).map_err(|e| AllocError {
-            mib,
-            source: Some(e),
-        })?;
-        buckets.resize_with(count, Bucket::default);
-        self.buckets = buckets;
+        let old = self.buckets.len();
+        self.buckets = Vec::new();
+        let result = match buckets(count) {
+            Ok(buckets) => {
+                self.buckets = buckets;
+                Ok(())
+            }
+            Err(e) => {
+                // A single bucket is a few dozen bytes: failing that is failing everything.
+                self.buckets = buckets(old)
+                    .or_else(|_| buckets(1))
+                    .unwrap_or_else(|_| std::iter::once(Bucket::default()).collect());
+                Err(AllocError {
+                    mib,
+                    source: Some(e),
+                })
+            }
+        };
         self.generation.store(1, Relaxed);
         #[cfg(feature = "table-stats")]
         self.reset_stats();
-        Ok(())
+        result
     }
 
     /// Empties every slot.

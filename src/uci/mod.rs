@@ -2,7 +2,8 @@
 //! writes one line at a time through an [`Output`] (stdout, flushed, for a GUI).
 //!
 //! The input loop never waits for a search, so `isready` and `stop` are answered at any
-//! moment. Every `go` gets exactly one `bestmove`. Bad input is answered with an
+//! moment of one; after a job (`go perft`, `bench`) the next command waits for its result,
+//! `stop` and `quit` excepted, which end it. Every `go` gets exactly one `bestmove`. Bad input is answered with an
 //! `info string` and never changes the engine's state.
 //!
 //! - [`parse`]: text to [`parse::Command`], no engine state.
@@ -11,6 +12,7 @@
 pub mod format;
 pub mod parse;
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Write};
 use std::sync::Arc;
 
@@ -47,10 +49,21 @@ impl Output for Stdout {
     }
 }
 
-/// Sends one protocol line, logging it at debug level.
+/// Sends one protocol line, logging it at debug level. A message that carries line breaks
+/// (an error's text from a library) still goes out as one line.
 fn send(out: &dyn Output, text: &str) {
+    let text = if text.contains(['\n', '\r']) {
+        Cow::Owned(
+            text.split(['\n', '\r'])
+                .map(str::trim)
+                .collect::<Vec<_>>()
+                .join(" "),
+        )
+    } else {
+        Cow::Borrowed(text)
+    };
     debug!(target: "uci", ">> {text}");
-    out.line(text);
+    out.line(&text);
 }
 
 /// Hears a search: `info` lines, then `bestmove`.
@@ -128,13 +141,19 @@ impl Uci {
     }
 
     /// Reads commands until `quit` or the end of `input`, then stops any search (its
-    /// `bestmove` still goes out). Lines need not be valid UTF-8.
+    /// `bestmove` still goes out). At the end of input a job (`go perft`, `bench`) is
+    /// finished first, as Stockfish finishes it; `quit` stops it. Lines need not be valid
+    /// UTF-8.
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut buffer = Vec::new();
         loop {
             buffer.clear();
             match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => break, // end of input: as `quit`
+                Ok(0) | Err(_) => {
+                    // End of input: as `quit`, once a job has given its result.
+                    self.engine.finish_job();
+                    break;
+                }
                 Ok(_) => {}
             }
             let line = String::from_utf8_lossy(&buffer);
@@ -170,10 +189,17 @@ impl Uci {
         ));
     }
 
-    /// Handles one command line; returns false on `quit`.
+    /// Handles one command line; returns false on `quit`. A command other than `stop` and
+    /// `quit` that comes while a job (`go perft`, `bench`) runs waits until the job has
+    /// given its result, so commands run in the order sent and `readyok` means ready for
+    /// the next; a search is not waited for.
     pub fn handle(&mut self, line: &str) -> bool {
         debug!(target: "uci", "<< {}", line.trim());
-        match parse_command(line) {
+        let command = parse_command(line);
+        if !matches!(command, Command::Stop | Command::Quit) {
+            self.engine.finish_job();
+        }
+        match command {
             Command::Empty => {}
             Command::Uci => {
                 for text in format::handshake() {
@@ -241,6 +267,10 @@ impl Uci {
                 for text in format::board(self.engine.position(), chess960) {
                     self.send(&text);
                 }
+            }
+            // As Stockfish: a position in check (mated or not) has no static evaluation.
+            Command::Eval if self.engine.position().chess().is_check() => {
+                self.send("Final evaluation: none (in check)");
             }
             Command::Eval => {
                 let (score, trace) = self.engine.eval_trace();

@@ -215,8 +215,12 @@ impl GoSpec {
     }
 }
 
-/// The `go` command's arguments. Like Stockfish, a word it does not know or a value that is
-/// not a number is skipped (with a warning); the rest still applies.
+/// The `go` command's arguments. Like Stockfish, a word it does not know is skipped (with a
+/// warning) and the rest still applies; a decimal number is read down to its whole part
+/// (`wtime 1000.0` is 1000 ms). A limit that bounds the search (`wtime`, `btime`,
+/// `movetime`, `depth`, `nodes`) without a number is read as 0, so a malformed `go` is never
+/// an unbounded search; `winc`, `binc`, `movestogo` and `mate` without one are ignored.
+/// `movestogo 0` is read as absent.
 pub fn parse_go(rest: &str) -> GoSpec {
     let mut spec = GoSpec::default();
     let limits = &mut spec.limits;
@@ -245,16 +249,26 @@ pub fn parse_go(rest: &str) -> GoSpec {
             }
             _ => {}
         }
-        let value = match words.peek().map(|t| t.parse::<i64>()) {
-            Some(Ok(n)) => {
+        let bounds = matches!(word, "wtime" | "btime" | "movetime" | "depth" | "nodes");
+        let value = match words.peek().and_then(|text| go_number(text)) {
+            Some(n) => {
                 words.next();
-                n.max(0) as u64
+                n
             }
-            _ => {
+            None => {
+                // A word that is no keyword was meant as the value.
+                let got = match words.next_if(|text| !is_go_keyword(text)) {
+                    Some(text) => format!("got '{}'", excerpt(text)),
+                    None => "got none".to_string(),
+                };
+                let effect = if bounds { "read as 0" } else { "ignored" };
                 spec.notes.push(GoNote::Warning(format!(
-                    "go {word}: needs a number, ignored"
+                    "go {word}: needs a number, {got}; {effect}"
                 )));
-                continue;
+                if !bounds {
+                    continue;
+                }
+                0
             }
         };
         let ms = Duration::from_millis(value);
@@ -263,7 +277,7 @@ pub fn parse_go(rest: &str) -> GoSpec {
             "btime" => limits.time.black = Some(ms),
             "winc" => limits.inc.white = ms,
             "binc" => limits.inc.black = ms,
-            "movestogo" => limits.moves_to_go = Some(value.clamp(1, 1000) as u32),
+            "movestogo" => limits.moves_to_go = (value > 0).then(|| value.min(1000) as u32),
             "depth" => limits.depth = Some(value.clamp(1, 255) as u32),
             "nodes" => limits.nodes = Some(value.max(1)),
             "mate" => limits.mate = Some(value.clamp(1, 500) as u32),
@@ -271,6 +285,25 @@ pub fn parse_go(rest: &str) -> GoSpec {
         }
     }
     spec
+}
+
+/// A number of a `go` limit: a whole number, or a finite decimal one read down to its whole
+/// part; below 0 is 0, beyond `i64::MAX` is `i64::MAX`.
+fn go_number(text: &str) -> Option<u64> {
+    let clamp = |n: i64| n.max(0) as u64;
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(clamp(n));
+    }
+    // Digits, a sign, a point and an exponent only: not "inf" or "NaN".
+    if !text
+        .bytes()
+        .all(|b| b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b'e' | b'E'))
+    {
+        return None;
+    }
+    // `as` saturates, so a huge number is i64::MAX.
+    let n = text.parse::<f64>().ok().filter(|n| n.is_finite())?;
+    Some(clamp(n as i64))
 }
 
 fn is_go_keyword(word: &str) -> bool {

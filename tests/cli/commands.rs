@@ -286,3 +286,29 @@ fn bad_input_to_every_tool_exits_2_and_changes_no_file() {
     assert!(!std::path::Path::new(&net).exists(), "no net written");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn perft_epd_keeps_to_the_depth_cap_of_single_perft() {
+    let (path, mut file) = tempfile("deep.epd");
+    // A count at depth 13 (past the cap of 12) beside one that is cheap to check.
+    writeln!(file, "4k3/8/8/8/8/8/8/4K3 w - - 0 1 ;D1 5 ;D13 1").unwrap();
+    drop(file);
+    for args in [
+        &["perft", "--epd", &path][..],
+        &["perft", "--epd", &path, "--max-depth", "13"],
+    ] {
+        let out = rookery(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("12"), "{args:?} names the cap: {stderr}");
+    }
+    // Limited to the cap or below, the suite is checked.
+    let out = rookery(&["perft", "--epd", &path, "--max-depth", "1"]);
+    assert!(out.status.success());
+    assert!(
+        stdout(&out).ends_with("1 passed, 0 failed\n"),
+        "{}",
+        stdout(&out)
+    );
+    std::fs::remove_file(&path).unwrap();
+}

@@ -377,3 +377,36 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
     assert_bestmove(&mut engine, "nodes 2000");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn train_refuses_an_output_directory_before_any_work_and_leaves_no_temporary() {
+    let dir = scratch_dir("learn-out-directory");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 8);
+    let d = data.to_str().unwrap();
+    let existing = dir.join("nets");
+    std::fs::create_dir(&existing).unwrap();
+    let trailing = format!("{}/", dir.join("new").display());
+    for out in [existing.to_str().unwrap(), &trailing, "/dev/null"] {
+        let run = rookery(&["train", d, "--out", out, "--epochs", "1", "--batch", "64"]);
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "--out {out}: {stderr}");
+        assert!(
+            !stderr.contains("epoch"),
+            "--out {out}: trained first: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "--out {out}: {stderr}");
+        let mut left: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["data.bin", "nets"], "--out {out}");
+        assert_eq!(
+            std::fs::read_dir(&existing).unwrap().count(),
+            0,
+            "--out {out}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

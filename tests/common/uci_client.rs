@@ -24,7 +24,13 @@ pub const SLACK: Duration = Duration::from_millis(150);
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        Engine::start_with(Command::new(env!("CARGO_BIN_EXE_rookery")))
+    }
+
+    /// Starts the engine through `command` (the binary itself with an environment, or a
+    /// shell that sets limits and runs it).
+    pub fn start_with(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -57,6 +63,11 @@ impl Engine {
         let stdin = self.stdin.as_mut().expect("input is open");
         stdin.write_all(bytes).expect("the engine reads its input");
         stdin.flush().unwrap();
+    }
+
+    /// The engine's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Closes the engine's stdin (end of input).

@@ -1,12 +1,14 @@
 //! The net file: format 3 round trips for every architecture, format 2 (the built-in net)
 //! read and written back unchanged, and every damaged, cut or foreign file refused.
 
+use std::path::Path;
+
 use crate::common::random_net;
 use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
 use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
 use rookery::engine::eval::nnue::{
-    Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network,
+    Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network, default_network,
 };
 use rookery::hashing::checksum::fnv1a;
 use shakmaty::Chess;
@@ -296,4 +298,31 @@ fn gen3_weights_in_format_3_evaluate_as_gen3_in_format_2() {
             evaluate_position(&built_in, &pos)
         );
     }
+}
+
+#[test]
+fn a_net_file_is_read_only_to_the_length_its_header_gives() {
+    let dir = crate::common::scratch_dir("net-length");
+    let path = dir.join("net.nnue");
+    let bytes = default_network().to_bytes();
+    std::fs::write(&path, &bytes).unwrap();
+    let read = Network::read_file(&path).expect("a whole net reads");
+    assert_eq!(read.checksum(), default_network().checksum());
+    // The same header on 4 GiB (sparse): refused by its length, before the rest is read.
+    std::fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(4 << 30)
+        .unwrap();
+    let refusal = Network::read_file(&path).unwrap_err();
+    assert_eq!(
+        refusal,
+        format!("{} bytes, its header needs {}", 4u64 << 30, bytes.len())
+    );
+    for path in [Path::new("/dev/zero"), dir.as_path()] {
+        let refusal = Network::read_file(path).unwrap_err();
+        assert!(refusal.contains("not a regular file"), "{refusal}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
 }

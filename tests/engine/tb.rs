@@ -225,8 +225,7 @@ fn drawn_pawn_and_rook_endings_are_held() {
 
 #[test]
 fn a_damaged_table_is_refused_when_loaded() {
-    let dir = std::env::temp_dir().join(format!("rookery-damaged-tb-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::common::scratch_dir("damaged-tb");
     for name in ["KRvK.rtbw", "KRvK.rtbz"] {
         std::fs::copy(PathBuf::from(syzygy_dir()).join(name), dir.join(name)).unwrap();
     }
@@ -320,4 +319,36 @@ fn syzygy_fifty_move_rule_over_uci_decides_a_win_the_clock_has_run_down() {
     e.send("setoption name Syzygy50MoveRule value false");
     assert!(score(&mut e, fresh) > 10_000);
     assert!(score(&mut e, late) > 10_000);
+}
+
+#[test]
+fn a_damaged_table_is_one_line_naming_the_file_with_backtraces_on() {
+    let dir = crate::common::scratch_dir("cut-tb");
+    for name in ["KQvK.rtbw", "KQvK.rtbz", "KRvK.rtbz"] {
+        std::fs::copy(PathBuf::from(syzygy_dir()).join(name), dir.join(name)).unwrap();
+    }
+    // Cut to its 16 bytes of header: a size the library accepts, contents it cannot read.
+    let wdl = dir.join("KRvK.rtbw");
+    let bytes = std::fs::read(PathBuf::from(syzygy_dir()).join("KRvK.rtbw")).unwrap();
+    std::fs::write(&wdl, &bytes[..16]).unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_rookery"));
+    command.env("RUST_BACKTRACE", "1");
+    let mut e = Engine::start_with(command);
+    e.send(&format!(
+        "setoption name SyzygyPath value {}",
+        dir.display()
+    ));
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert_eq!(lines.len(), 2, "one line, then readyok: {lines:#?}");
+    let refusal = &lines[0];
+    assert!(
+        refusal.starts_with("info string SyzygyPath: table KRvK is damaged: ")
+            && refusal.contains(&wdl.display().to_string())
+            && refusal.contains("corrupt")
+            && !refusal.contains("backtrace")
+            && refusal.ends_with("no tablebases are used"),
+        "{refusal}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -127,15 +127,22 @@ fn resize_and_clear_empty_the_table() {
 }
 
 #[test]
-fn impossible_sizes_are_refused_and_the_old_table_kept() {
+fn impossible_sizes_are_refused_and_the_old_size_kept() {
     assert!(Table::<Entry>::new(usize::MAX).is_err());
     let mut table = Table::<Entry>::new(1).unwrap();
     let k = TableKey::from(Key::mixed(3));
     table.store(k, entry(4, 4));
+    // A size whose bytes do not fit in a number: refused before anything changes.
+    assert!(table.resize(usize::MAX).is_err());
+    assert_eq!(table.probe(k), Some(entry(4, 4)));
+    // A size the system cannot give: the old table was freed first (the two are never held
+    // at once), so the table keeps its size, empty, and works on.
     let err = table.resize(1 << 40).unwrap_err();
     assert!(err.to_string().contains("MiB"), "{err}");
     assert_eq!(table.bytes(), 1 << 20);
-    assert_eq!(table.probe(k), Some(entry(4, 4)));
+    assert_eq!(table.probe(k), None);
+    table.store(k, entry(5, 5));
+    assert_eq!(table.probe(k), Some(entry(5, 5)));
 }
 
 #[test]

@@ -227,3 +227,92 @@ fn a_first_iteration_that_outgrows_the_clock_is_cut_short() {
     check_answer(&pos, &lines);
     assert!(elapsed <= SLACK, "{elapsed:?} from stop to bestmove");
 }
+
+/// Sends `go ARGS` and returns its lines and how long the `bestmove` took, which must come
+/// within `within`.
+fn answered_within(e: &mut Engine, args: &str, within: Duration) -> (Vec<String>, Duration) {
+    let start = Instant::now();
+    e.send(&format!("go {args}"));
+    let lines = e.until(within, |l| l.starts_with("bestmove"));
+    (lines, start.elapsed())
+}
+
+#[test]
+fn a_clock_given_only_for_the_other_side_is_a_clock_of_zero() {
+    let mut e = Engine::start();
+    // White to move with only Black's clock; Black to move with only White's.
+    for (moves, args) in [("", "btime 1000"), (" moves e2e4", "wtime 1000 winc 100")] {
+        e.send(&format!("position startpos{moves}"));
+        let mut pos = Position::startpos();
+        if !moves.is_empty() {
+            pos.push_uci("e2e4").unwrap();
+        }
+        let (lines, took) = answered_within(&mut e, args, Duration::from_secs(3));
+        check_answer(&pos, &lines);
+        assert!(took < Duration::from_millis(500), "go {args}: {took:?}");
+        e.ready();
+    }
+}
+
+#[test]
+fn decimal_numbers_in_go_are_read_and_malformed_limits_stay_bounded() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let pos = Position::startpos();
+    // Stockfish answers `go wtime 1000.0 btime 1000.0` in about 20 ms.
+    let (lines, took) =
+        answered_within(&mut e, "wtime 1000.0 btime 1000.0", Duration::from_secs(3));
+    check_answer(&pos, &lines);
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:#?}"
+    );
+    let (lines, took) = answered_within(&mut e, "movetime 300.0", Duration::from_secs(3));
+    check_answer(&pos, &lines);
+    assert!(took >= Duration::from_millis(290) && took < Duration::from_millis(300) + SLACK);
+    let (lines, _) = answered_within(&mut e, "depth 5.0", Duration::from_secs(10));
+    check_answer(&pos, &lines);
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 5 ")),
+        "{lines:#?}"
+    );
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info depth 6 ")),
+        "{lines:#?}"
+    );
+    // A limit without a number is read as 0, with a note: never an unbounded search.
+    for args in [
+        "movetime abc",
+        "wtime x btime x",
+        "depth",
+        "nodes NaN",
+        "movetime inf",
+    ] {
+        let (lines, took) = answered_within(&mut e, args, Duration::from_secs(3));
+        check_answer(&pos, &lines);
+        assert!(took < Duration::from_millis(500), "go {args}: {took:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string go ") && l.contains("needs a number")),
+            "go {args}: {lines:#?}"
+        );
+        e.ready();
+    }
+}
+
+#[test]
+fn movestogo_0_is_read_as_absent() {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {MIDDLEGAME}"));
+    let pos = Position::from_fen(MIDDLEGAME, false).unwrap();
+    let args = "wtime 10000 btime 10000 movestogo 0";
+    let (lines, took) = answered_within(&mut e, args, Duration::from_secs(12));
+    check_answer(&pos, &lines);
+    // Without movestogo the plan is the clock over many moves; read as one move to go it
+    // would be most of the clock.
+    let budget = TimeManager::new(&limits([10_000, 10_000], [0, 0]), Color::White, OVERHEAD);
+    let hard = budget.budget().1.unwrap();
+    assert!(took < hard + SLACK, "{took:?} beyond {hard:?}");
+}

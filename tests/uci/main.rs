@@ -1,11 +1,13 @@
 //! The UCI engine: the real binary driven through its stdin and stdout as a GUI drives it,
-//! and the fuzzers' corpora replayed through the parser and whole sessions.
+//! every path it and the tools are given that is not the file they expect, and the
+//! fuzzers' corpora replayed through the parser and whole sessions.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod answers;
 mod book;
+mod bounded_memory;
 mod clock;
 mod fuzz_corpus;
 mod malformed;

@@ -582,29 +582,124 @@ fn compiler_names_the_version_rustc_target_and_kernel() {
 }
 
 #[test]
-fn go_perft_and_bench_leave_the_input_loop_answering() {
-    let answered_within = |e: &mut Engine, command: &str, expected: &str| {
-        let start = Instant::now();
-        e.send(command);
-        e.until(WAIT, |l| l == expected);
-        start.elapsed()
-    };
+fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
     let quick = Duration::from_millis(500);
     let mut e = Engine::start();
-    // Perft 8 from the start position is minutes of work.
+    // Perft 8 from the start position is minutes of work: `stop` and `quit` cut it short.
     e.send("go perft 8");
-    let waited = answered_within(&mut e, "isready", "readyok");
-    assert!(waited < quick, "isready took {waited:?} during go perft");
-    let waited = answered_within(&mut e, "stop", "info string go perft stopped");
-    assert!(waited < quick, "stop took {waited:?}");
-    // A bench at depth 30 takes far longer than the test.
+    std::thread::sleep(Duration::from_millis(50));
+    let start = Instant::now();
+    e.send("stop");
+    e.until(WAIT, |l| l == "info string go perft stopped");
+    assert!(start.elapsed() < quick, "stop took {:?}", start.elapsed());
+    // Commands after a perft wait for it, in order: three results, each of its position.
+    let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    for line in [
+        "position startpos".to_string(),
+        "go perft 1".to_string(),
+        format!("position fen {kiwipete}"),
+        "go perft 1".to_string(),
+        "go perft 2".to_string(),
+        "isready".to_string(),
+    ] {
+        e.send(&line);
+    }
+    let lines = e.until(WAIT, |l| l == "readyok");
+    let totals: Vec<&String> = lines.iter().filter(|l| l.starts_with("Nodes")).collect();
+    assert_eq!(
+        totals,
+        [
+            "Nodes searched: 20",
+            "Nodes searched: 48",
+            "Nodes searched: 2039"
+        ],
+        "{lines:#?}"
+    );
+    // `readyok` means the job is done: it comes after the perft's result.
+    e.send("position startpos");
+    e.send("go perft 5");
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert_eq!(
+        lines[lines.len() - 2],
+        "Nodes searched: 4865609",
+        "{lines:#?}"
+    );
+    // The same for bench.
+    e.send("bench 2");
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert!(lines[lines.len() - 2].ends_with(" nps"), "{lines:#?}");
+    // A bench at depth 30 takes far longer than the test; quit ends it at once.
     e.send("bench 30");
-    let waited = answered_within(&mut e, "isready", "readyok");
-    assert!(waited < quick, "isready took {waited:?} during bench");
+    std::thread::sleep(Duration::from_millis(50));
     let start = Instant::now();
     e.send("quit");
     assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
     assert!(start.elapsed() < quick, "quit took {:?}", start.elapsed());
+}
+
+#[test]
+fn end_of_input_after_go_perft_waits_for_its_result() {
+    let mut e = Engine::start();
+    e.send("position startpos");
+    e.send("go perft 4");
+    e.close_input();
+    let lines = e.until(WAIT, |l| l.starts_with("Nodes searched"));
+    assert_eq!(lines.last().unwrap(), "Nodes searched: 197281");
+    assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn go_infinite_and_ponder_wait_for_release_at_a_limited_strength() {
+    for (option, value) in [("Skill Level", "10"), ("UCI_LimitStrength", "true")] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name {option} value {value}"));
+        e.send("position startpos");
+        e.send("go infinite");
+        // The level's node budget is spent in well under a second.
+        let early = e.quiet_for(Duration::from_millis(800));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{option}: go infinite answered before stop: {early:#?}"
+        );
+        e.send("stop");
+        let mut lines = early;
+        lines.extend(e.until(WAIT, |l| l.starts_with("bestmove")));
+        check_answer(&Position::startpos(), &lines);
+        // A ponder search waits for ponderhit, then plays on its clock.
+        e.send("go ponder wtime 10000 btime 10000");
+        let early = e.quiet_for(Duration::from_millis(800));
+        assert!(
+            !early.iter().any(|l| l.starts_with("bestmove")),
+            "{option}: go ponder answered before ponderhit: {early:#?}"
+        );
+        e.send("ponderhit");
+        let mut lines = early;
+        lines.extend(e.until(Duration::from_secs(5), |l| l.starts_with("bestmove")));
+        check_answer(&Position::startpos(), &lines);
+    }
+}
+
+#[test]
+fn eval_of_a_position_in_check_is_none() {
+    let mut e = Engine::start();
+    for fen in [
+        // In check, with moves.
+        "4k3/8/8/8/8/8/4q3/4K3 w - - 0 1",
+        // Mated.
+        "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1",
+    ] {
+        e.send(&format!("position fen {fen}"));
+        e.send("eval");
+        e.send("isready");
+        let lines = e.until(WAIT, |l| l == "readyok");
+        assert_eq!(
+            lines,
+            ["Final evaluation: none (in check)", "readyok"],
+            "{fen}"
+        );
+    }
 }
 
 #[test]

@@ -22,6 +22,10 @@ pub struct Signals {
     pub stop: AtomicBool,
     /// Set only by the client: a job of several searches (bench) ends for good.
     pub stop_requested: AtomicBool,
+    /// Set by a search whose node budget is its strength level's: a stop it gives itself
+    /// at that budget does not answer `go infinite` or `go ponder`, which wait for the
+    /// client's stop (or `ponderhit`).
+    pub hold_release: AtomicBool,
     /// Searching on the opponent's time: clocks do not run.
     pub pondering: AtomicBool,
     /// When `ponderhit` arrived, if it did: the move's clock starts then.
@@ -169,9 +173,14 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`).
+/// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`): a stop the
+/// search gave itself at its strength's node budget does not count.
 pub fn wait_for_release(limits: &Limits, signals: &Signals) {
-    while !signals.stop.load(Relaxed) && (limits.infinite || signals.pondering.load(Relaxed)) {
+    let released = || {
+        signals.stop_requested.load(Relaxed)
+            || (signals.stop.load(Relaxed) && !signals.hold_release.load(Relaxed))
+    };
+    while !released() && (limits.infinite || signals.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));
     }
 }

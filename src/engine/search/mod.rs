@@ -19,6 +19,8 @@ pub use interface::{
     CurrentMove, Line, Reporter, SearchOptions, SearchResult, Signals, Silent, wait_for_release,
 };
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position as _};
 use tracing::debug;
@@ -62,14 +64,19 @@ pub fn search_with_memory(
     table.new_generation();
     // A limited strength searches on a node budget.
     let limits = match options.strength {
-        Some(strength) => Limits {
-            nodes: Some(
-                limits
-                    .nodes
-                    .map_or(strength.nodes, |n| n.min(strength.nodes)),
-            ),
-            ..limits.clone()
-        },
+        Some(strength) => {
+            if limits.nodes.is_none_or(|n| n > strength.nodes) {
+                signals.hold_release.store(true, Relaxed);
+            }
+            Limits {
+                nodes: Some(
+                    limits
+                        .nodes
+                        .map_or(strength.nodes, |n| n.min(strength.nodes)),
+                ),
+                ..limits.clone()
+            }
+        }
         None => limits.clone(),
     };
     let allowed = |mv: &Move| limits.search_moves.is_empty() || limits.search_moves.contains(mv);

@@ -19,10 +19,13 @@ use super::writer::DataWriter;
 use crate::chess::Position;
 use crate::engine::build_info::GIT_COMMIT;
 use crate::hashing::checksum::fnv1a;
+use crate::input_file;
 
 /// The data file's name inside the output directory.
 pub const DATA_FILE: &str = "selfplay.bin";
 
+/// The longest opening file read (`--book`): millions of positions, one a line.
+const MAX_BOOK_BYTES: u64 = 1 << 30;
 /// How often progress is reported.
 const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
@@ -63,10 +66,9 @@ impl Book {
     /// fourth ignored). A line that is not a legal position refuses the file, and so does a
     /// file without a position where a game can be played.
     pub fn read(path: &Path) -> Result<Book, SessionError> {
-        let bytes = std::fs::read(path)
+        let text = input_file::read_text(path, MAX_BOOK_BYTES, "an opening file")
             .map_err(|e| SessionError(format!("cannot read {}: {e}", path.display())))?;
-        let text = std::str::from_utf8(&bytes)
-            .map_err(|e| SessionError(format!("{}: not text: {e}", path.display())))?;
+        let bytes = text.as_bytes();
         let mut positions = Vec::new();
         let mut over = 0;
         for (i, line) in text.lines().enumerate() {
@@ -92,7 +94,7 @@ impl Book {
         Ok(Book {
             source: OpeningSource::Book {
                 path: path.display().to_string(),
-                checksum: fnv1a(&bytes),
+                checksum: fnv1a(bytes),
                 positions: positions.len(),
             },
             positions,

@@ -132,8 +132,12 @@ impl Checkpoint {
     /// leaves the previous one whole.
     pub fn save(&self, path: &Path) -> io::Result<()> {
         let temporary = path.with_extension("ckpt.tmp");
-        std::fs::write(&temporary, self.to_bytes())?;
-        std::fs::rename(&temporary, path)
+        std::fs::write(&temporary, self.to_bytes())
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .inspect_err(|_| {
+                // No temporary file is left behind.
+                let _ = std::fs::remove_file(&temporary);
+            })
     }
 }
 

@@ -175,7 +175,8 @@ impl Loaded {
     }
 }
 
-/// The data files a path names: the file itself, or every `*.bin` in a directory, sorted.
+/// The data files a path names: the file itself, or every `*.bin` in a directory, sorted;
+/// a directory without one is refused.
 pub fn data_files(path: &Path) -> io::Result<Vec<PathBuf>> {
     if !path.is_dir() {
         return Ok(vec![path.to_path_buf()]);
@@ -184,6 +185,12 @@ pub fn data_files(path: &Path) -> io::Result<Vec<PathBuf>> {
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "bin"))
         .collect();
+    if files.is_empty() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "a directory without a *.bin data file",
+        ));
+    }
     files.sort();
     Ok(files)
 }
@@ -215,7 +222,7 @@ pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
                 return Err(named_twice(&file, other, "the same file"));
             }
             seen_paths.insert(canonical, file.clone());
-            let bytes = std::fs::read(&file).map_err(in_file)?;
+            let bytes = crate::input_file::read(&file, u64::MAX, "a data file").map_err(in_file)?;
             if !bytes.is_empty() {
                 let checksum = fnv1a(&bytes);
                 if let Some(other) = seen_contents.get(&checksum) {

@@ -45,6 +45,8 @@ pub struct Trained {
 
 /// The largest share of the samples that validation may take.
 pub const MAX_VALIDATION_SHARE: f64 = 0.5;
+/// The longest checkpoint read: many times that of the largest net, with its optimiser.
+const MAX_CHECKPOINT_BYTES: u64 = 256 << 20;
 
 /// Where the epochs start: a fresh model, or a checkpoint's.
 struct Start {
@@ -183,6 +185,14 @@ impl Trainer {
                 self.out.display()
             )));
         }
+        // A path ending in a separator names a directory, whatever is there now.
+        let names_directory = self.out.as_os_str().as_encoded_bytes().last() == Some(&b'/');
+        if names_directory || self.out.is_dir() {
+            return Err(TrainError(format!(
+                "{}: a directory; --out names the net file to write",
+                self.out.display()
+            )));
+        }
         let directory = match self.out.parent() {
             Some(dir) if !dir.as_os_str().is_empty() => dir,
             _ => Path::new("."),
@@ -192,6 +202,19 @@ impl Trainer {
                 "{}: no such directory",
                 directory.display()
             )));
+        }
+        for (path, what) in [
+            (self.out.as_path(), "the net"),
+            (checkpoint_path, "the checkpoint"),
+        ] {
+            if let Ok(metadata) = std::fs::metadata(path)
+                && !metadata.is_file()
+            {
+                return Err(TrainError(format!(
+                    "{}: not a regular file, cannot hold {what}",
+                    path.display()
+                )));
+            }
         }
         let outputs = [
             self.out.clone(),
@@ -218,6 +241,13 @@ impl Trainer {
                 checkpoint_path.display()
             )));
         }
+        // The files are written through temporaries beside them: one is made and removed
+        // now, so a directory that cannot take them is found before any work.
+        for temporary in &outputs[2..] {
+            std::fs::write(temporary, b"")
+                .and_then(|()| std::fs::remove_file(temporary))
+                .map_err(|e| TrainError(format!("{}: {e}", temporary.display())))?;
+        }
         Ok(())
     }
 
@@ -239,7 +269,8 @@ impl Trainer {
             });
         }
         let unreadable = |e: String| TrainError(format!("{}: {e}", checkpoint_path.display()));
-        let bytes = std::fs::read(checkpoint_path).map_err(|e| unreadable(e.to_string()))?;
+        let bytes = crate::input_file::read(checkpoint_path, MAX_CHECKPOINT_BYTES, "a checkpoint")
+            .map_err(|e| unreadable(e.to_string()))?;
         let checkpoint = Checkpoint::from_bytes(&bytes).map_err(unreadable)?;
         if checkpoint.model.arch != self.config.arch {
             return Err(unreadable(format!(
@@ -333,7 +364,10 @@ impl Trainer {
                 let temporary = out.with_extension("nnue.tmp");
                 std::fs::write(&temporary, net.to_bytes())
                     .and_then(|()| std::fs::rename(&temporary, out))
-                    .map_err(|e| TrainError(format!("{}: {e}", out.display())))?;
+                    .map_err(|e| {
+                        let _ = std::fs::remove_file(&temporary);
+                        TrainError(format!("{}: {e}", out.display()))
+                    })?;
                 log(&format!(
                     "epoch {}: net written to {}",
                     epoch + 1,

@@ -33,6 +33,9 @@
 
 use std::fmt;
 
+use std::io::{self, Read};
+use std::path::Path;
+
 use super::architecture::{Activation, Architecture, INPUTS, QA, SCALE, SCRELU_MAX_WEIGHT};
 use super::network::Network;
 use crate::hashing::checksum::fnv1a;
@@ -269,6 +272,38 @@ impl Network {
             return Err(NetError::OutputWeight(w));
         }
         Ok(net)
+    }
+
+    /// Reads the net file at `path` (see [`Network::from_bytes`]): its header first, which
+    /// fixes the file's length, and the rest only when the file has that length. A path
+    /// that is not a regular file is refused before it is opened. The message says what is
+    /// wrong, not which file.
+    pub fn read_file(path: &Path) -> Result<Network, String> {
+        let cannot_read = |e: io::Error| format!("cannot read it: {e}");
+        let (mut file, len) =
+            crate::input_file::open(path, u64::MAX, "a net file").map_err(cannot_read)?;
+        let mut bytes = Vec::new();
+        (&mut file)
+            .take(HEADER_BYTES_V3 as u64)
+            .read_to_end(&mut bytes)
+            .map_err(cannot_read)?;
+        if bytes.len() >= 4 && bytes[0..4] != MAGIC {
+            return Err(NetError::Magic.to_string());
+        }
+        let (arch, _, header) = read_header(&bytes).map_err(|e| e.to_string())?;
+        let expected = file_bytes(&arch, header);
+        if len != expected as u64 {
+            return Err(NetError::Length {
+                found: usize::try_from(len).unwrap_or(usize::MAX),
+                expected,
+            }
+            .to_string());
+        }
+        // No more than the header gives, should the file grow meanwhile.
+        file.take((expected - bytes.len()) as u64)
+            .read_to_end(&mut bytes)
+            .map_err(cannot_read)?;
+        Network::from_bytes(&bytes).map_err(|e| e.to_string())
     }
 
     /// The checksum its file carries.
