@@ -321,3 +321,77 @@ fn syzygy_fifty_move_rule_over_uci_decides_a_win_the_clock_has_run_down() {
     assert!(score(&mut e, fresh) > 10_000);
     assert!(score(&mut e, late) > 10_000);
 }
+
+/// The tables' verdict on the position after `mv` (in UCI notation) is played from `fen`,
+/// for the side that played it, as the reference library reads them.
+fn verdict_after(fen: &str, mv: &str) -> Outcome {
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    let mut pos = Position::from_fen(fen, false).unwrap();
+    pos.push_uci(mv).unwrap();
+    match reference.probe_wdl_after_zeroing(pos.chess()).unwrap() {
+        shakmaty_syzygy::Wdl::Loss => Outcome::Win,
+        shakmaty_syzygy::Wdl::BlessedLoss => Outcome::CursedWin,
+        shakmaty_syzygy::Wdl::Draw => Outcome::Draw,
+        shakmaty_syzygy::Wdl::CursedWin => Outcome::BlessedLoss,
+        shakmaty_syzygy::Wdl::Win => Outcome::Loss,
+    }
+}
+
+#[test]
+fn a_tablebase_win_below_the_root_is_reported_at_every_depth() {
+    // Five pieces: the root is outside the 3-4 piece set, and Qxc2 wins into KQ against
+    // KN. Every iteration that reaches a probe (from depth 2: quiescence does not probe),
+    // the second with an open window included, must report the win (30000 less the plies
+    // to the probe) and its side of `wdl`, not the evaluation's guess.
+    let fen = "8/8/8/3k4/8/2n5/2r5/1QK5 w - - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 10");
+    let (best, _) = check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    assert_eq!(
+        verdict_after(fen, &best),
+        Outcome::Win,
+        "{best}: {lines:#?}"
+    );
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect();
+    assert_eq!(infos.len(), 10, "{lines:#?}");
+    for line in &infos[1..] {
+        let cp = info_value(line, "cp").unwrap_or_else(|| panic!("no cp score: {line}"));
+        assert!(
+            (29_872..=29_999).contains(&cp),
+            "not a tablebase win: {line}"
+        );
+        assert!(line.contains(" wdl 1000 0 0 "), "{line}");
+        assert!(info_value(line, "tbhits").unwrap() >= 1, "{line}");
+    }
+}
+
+#[test]
+fn a_tablebase_loss_below_the_root_is_reported_at_every_depth() {
+    // Five pieces, White in check: Nxh5 is the only move, and it leaves knight against
+    // queen, which the tables call lost. Every iteration from depth 2 must report the loss
+    // (or a mate against), not the evaluation's guess.
+    let fen = "8/q7/8/7r/8/6N1/5k2/7K w - - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 7");
+    let (best, _) = check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    assert_eq!(
+        verdict_after(fen, &best),
+        Outcome::Loss,
+        "{best}: {lines:#?}"
+    );
+    let infos = lines.iter().filter(|l| l.starts_with("info depth"));
+    for line in infos.skip(1) {
+        let lost = info_value(line, "cp").is_some_and(|cp| (-29_999..=-29_872).contains(&cp))
+            || info_value(line, "mate").is_some_and(|n| n < 0);
+        assert!(lost, "not a tablebase loss: {line}");
+    }
+}
