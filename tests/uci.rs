@@ -791,3 +791,52 @@ fn skill_level_limits_the_search_and_refuses_levels_out_of_range() {
     let nodes = most_nodes(&lines);
     assert!(nodes <= 250 + 100, "{nodes} nodes at Skill Level 0");
 }
+
+/// The nodes and `hashfull` of the last `info depth` line of a search.
+fn nodes_and_hashfull(lines: &[String]) -> (i64, i64) {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info depth line");
+    (
+        info_value(last, "nodes").unwrap(),
+        info_value(last, "hashfull").unwrap(),
+    )
+}
+
+#[test]
+fn clear_hash_and_ucinewgame_search_as_a_fresh_engine_does() {
+    // With one thread a search is deterministic: a warm table (and the histories learned
+    // with it) saves nodes, and after either command the same search costs exactly what it
+    // cost the fresh engine.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let fresh = nodes_and_hashfull(&e.go("depth 9")).0;
+    let warm = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert!(warm < fresh * 3 / 4, "warm {warm} against fresh {fresh}");
+    e.send("setoption name Clear Hash");
+    let cleared = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert_eq!(cleared, fresh, "after Clear Hash (warm {warm})");
+    assert_eq!(nodes_and_hashfull(&e.go("depth 9")).0, warm);
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let new_game = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert_eq!(new_game, fresh, "after ucinewgame (warm {warm})");
+}
+
+#[test]
+fn hash_sets_the_size_the_search_fills() {
+    // The same depth-12 search fills about half of a 1 MiB table and under a hundredth of a
+    // 64 MiB one (`hashfull` is in permille).
+    let mut e = Engine::start();
+    let mut full = Vec::new();
+    for mib in [1, 64] {
+        e.send(&format!("setoption name Hash value {mib}"));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        full.push(nodes_and_hashfull(&e.go("depth 12")).1);
+    }
+    assert!(full[0] >= 250, "1 MiB: hashfull {}", full[0]);
+    assert!(full[1] <= 30, "64 MiB: hashfull {}", full[1]);
+}
