@@ -389,6 +389,30 @@ fn two_threads_search_and_stop() {
 }
 
 #[test]
+fn search_threads_that_cannot_start_are_reported() {
+    // Every helper thread reserves a 32 MiB stack: in 400 MB of address space (the engine
+    // alone takes about 220) most of 64 threads cannot start. The search goes on with
+    // those that did, and says so.
+    let mut e = Engine::start_with_memory_limit(400_000);
+    e.send("setoption name Threads value 64");
+    e.send("position startpos");
+    let lines = e.go("depth 6");
+    check_answer(&Position::startpos(), &lines);
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string Threads: only "))
+        .unwrap_or_else(|| panic!("no word of the threads not started: {lines:#?}"));
+    let running: usize = note["info string Threads: only ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!((1..64).contains(&running), "{note}");
+    assert!(note.contains(" of 64 search threads started ("), "{note}");
+    e.ready();
+}
+
+#[test]
 fn bad_input_is_reported_and_leaves_the_engine_usable() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");

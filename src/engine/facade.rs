@@ -389,6 +389,7 @@ impl Engine {
                         score: 0,
                         depth: 0,
                         nodes: 0,
+                        thread_nodes: Vec::new(),
                     }
                 }
                 None => {
@@ -532,6 +533,7 @@ fn fallback_result(pos: &Position) -> SearchResult {
         score: 0,
         depth: 0,
         nodes: 0,
+        thread_nodes: Vec::new(),
     }
 }
 

@@ -24,7 +24,23 @@ pub const SLACK: Duration = Duration::from_millis(150);
 
 impl Engine {
     pub fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        Engine::spawn(Command::new(env!("CARGO_BIN_EXE_rookery")))
+    }
+
+    /// The engine with its address space limited to `kib` KiB (`ulimit -v`), so that
+    /// memory it asks for beyond that is refused.
+    #[allow(dead_code)]
+    pub fn start_with_memory_limit(kib: u64) -> Engine {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(format!(
+            "ulimit -v {kib} && exec '{}'",
+            env!("CARGO_BIN_EXE_rookery")
+        ));
+        Engine::spawn(command)
+    }
+
+    fn spawn(mut command: Command) -> Engine {
+        let mut child = command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

@@ -181,6 +181,9 @@ pub trait Reporter: Send + Sync {
     /// The search failed (its thread panicked); the result that follows is a legal move
     /// chosen without a search.
     fn search_failed(&self) {}
+    /// Only `running` of the `asked` search threads could be started (the first failure's
+    /// reason in `error`); the search goes on with those.
+    fn threads_short(&self, _running: usize, _asked: usize, _error: &str) {}
 }
 
 /// Reports nothing (bench, tests).
@@ -203,6 +206,9 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (0 for a helper that did not
+    /// start).
+    pub thread_nodes: Vec<u64>,
 }
 
 /// Late-move reduction by depth and move number.
@@ -473,6 +479,7 @@ pub fn search_with_memory(
             score,
             depth: 0,
             nodes: 0,
+            thread_nodes: vec![0; threads],
         };
     }
 
@@ -528,6 +535,7 @@ pub fn search_with_memory(
     let learned = memory.for_search(threads);
     let mut main = make_worker(0, std::mem::take(&mut learned[0]));
     let depth = std::thread::scope(|scope| {
+        let mut first_error = None;
         let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
                 let mut helper = make_worker(id, std::mem::take(&mut learned[id]));
@@ -538,13 +546,19 @@ pub fn search_with_memory(
                         helper.iterate(1, &Silent);
                         helper.into_memory()
                     });
-                // Without a helper the search is only slower, never wrong.
+                // Without a helper the search is only slower, never wrong; it is reported.
                 spawned
                     .map(|handle| (id, handle))
-                    .map_err(|e| debug!("helper thread {id} not started: {e}"))
+                    .map_err(|e| {
+                        debug!("helper thread {id} not started: {e}");
+                        first_error.get_or_insert_with(|| e.to_string());
+                    })
                     .ok()
             })
             .collect();
+        if let Some(error) = first_error {
+            reporter.threads_short(1 + helpers.len(), threads, &error);
+        }
         let depth = main.iterate(multi_pv, reporter);
         // Helpers stop when the main thread is done.
         signals.stop.store(true, Relaxed);
@@ -585,6 +599,7 @@ pub fn search_with_memory(
         score: best.shown_score(),
         depth,
         nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
+        thread_nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).collect(),
     };
     learned[0] = main.into_memory();
     result
