@@ -390,6 +390,7 @@ impl Engine {
                         depth: 0,
                         nodes: 0,
                         thread_nodes: Vec::new(),
+                        soft_scales: Vec::new(),
                     }
                 }
                 None => {
@@ -534,6 +535,7 @@ fn fallback_result(pos: &Position) -> SearchResult {
         depth: 0,
         nodes: 0,
         thread_nodes: Vec::new(),
+        soft_scales: Vec::new(),
     }
 }
 

@@ -209,6 +209,9 @@ pub struct SearchResult {
     /// Nodes searched by each thread, the main thread first (0 for a helper that did not
     /// start).
     pub thread_nodes: Vec<u64>,
+    /// What the time manager read of the search after each completed iteration of the main
+    /// thread, in order.
+    pub soft_scales: Vec<SoftScale>,
 }
 
 /// Late-move reduction by depth and move number.
@@ -377,6 +380,8 @@ struct Worker<'a> {
     poll_mask: u64,
     /// What the completed iterations say about the time this move deserves.
     soft_scale: SoftScale,
+    /// `soft_scale` after each completed iteration, for the result.
+    soft_scales: Vec<SoftScale>,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move, learning afresh (as
@@ -480,6 +485,7 @@ pub fn search_with_memory(
             depth: 0,
             nodes: 0,
             thread_nodes: vec![0; threads],
+            soft_scales: Vec::new(),
         };
     }
 
@@ -524,11 +530,8 @@ pub fn search_with_memory(
         root_scored: false,
         shown_lines,
         poll_mask,
-        soft_scale: SoftScale {
-            stable_iterations: 0,
-            score_drop: 0,
-            best_move_share: 0.0,
-        },
+        soft_scale: SoftScale::default(),
+        soft_scales: Vec::new(),
     };
 
     // Each worker takes its thread's memory and gives it back when done.
@@ -600,6 +603,7 @@ pub fn search_with_memory(
         depth,
         nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
         thread_nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).collect(),
+        soft_scales: std::mem::take(&mut main.soft_scales),
     };
     learned[0] = main.into_memory();
     result
@@ -673,6 +677,7 @@ impl Worker<'_> {
                 break;
             }
             self.learn_soft_scale(completed);
+            self.soft_scales.push(self.soft_scale);
             completed = depth;
             self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {
