@@ -100,12 +100,16 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
     let mut reference = Tablebase::<Chess>::new();
     reference.add_directory(syzygy_dir()).unwrap();
     let mut checked = 0;
+    let mut lost = 0;
     for (white, black, seed) in [
         ("R", "", 1),
         ("Q", "R", 2),
         ("P", "", 3),
         ("R", "R", 4),
         ("B", "N", 5),
+        // The lone king and the side short of material to move: lost roots.
+        ("", "R", 6),
+        ("N", "Q", 7),
     ] {
         for pos in random_positions(white, black, 40, seed) {
             let chess = pos.chess();
@@ -131,14 +135,38 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
                 let keeps = match root {
                     Outcome::Win => theirs == Outcome::Loss,
                     Outcome::Draw => theirs == Outcome::Draw,
-                    _ => true,
+                    _ => theirs == Outcome::Win,
                 };
                 assert!(keeps, "{}: {mv:?} gives {theirs:?}", pos.fen());
+            }
+            // A lost root keeps the moves that put the next capture or pawn move (the
+            // winner's way forward) furthest off, as the reference's distances say.
+            if root == Outcome::Loss {
+                let distance = |mv: &shakmaty::Move| {
+                    let mut after = chess.clone();
+                    after.play_unchecked(*mv);
+                    if mv.is_zeroing() || after.is_checkmate() {
+                        0
+                    } else {
+                        reference
+                            .probe_dtz(&after)
+                            .unwrap()
+                            .ignore_rounding()
+                            .0
+                            .abs()
+                    }
+                };
+                let longest = chess.legal_moves().iter().map(distance).max().unwrap();
+                for mv in &moves {
+                    assert_eq!(distance(mv), longest, "{}: {mv:?}", pos.fen());
+                }
+                lost += 1;
             }
             checked += 1;
         }
     }
-    assert_eq!(checked, 200);
+    assert_eq!(checked, 280);
+    assert!(lost >= 20, "only {lost} lost roots");
 }
 
 /// Plays `pos` out with the engine on both sides, a few thousand nodes a move, tables
@@ -394,4 +422,67 @@ fn a_tablebase_loss_below_the_root_is_reported_at_every_depth() {
             || info_value(line, "mate").is_some_and(|n| n < 0);
         assert!(lost, "not a tablebase loss: {line}");
     }
+}
+
+#[test]
+fn syzygy_path_joins_directories_and_wdl_shows_both_sides_and_draws() {
+    // KQvK in one directory, KRvK and KRvKR in another, named together.
+    let base = std::env::temp_dir().join(format!("rookery-tb-split-{}", std::process::id()));
+    let (queens, rooks) = (base.join("queens"), base.join("rooks"));
+    for (dir, names) in [(&queens, &["KQvK"][..]), (&rooks, &["KRvK", "KRvKR"][..])] {
+        std::fs::create_dir_all(dir).unwrap();
+        for name in names {
+            for ext in ["rtbw", "rtbz"] {
+                let file = format!("{name}.{ext}");
+                std::fs::copy(PathBuf::from(syzygy_dir()).join(&file), dir.join(&file)).unwrap();
+            }
+        }
+    }
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}:{}",
+        queens.display(),
+        rooks.display()
+    ));
+    e.send("setoption name UCI_ShowWDL value true");
+    e.ready();
+    // Each root needs a table from one of the two directories: the verdict at the root
+    // (tbhits at least 1), with its certain `wdl` for the winner and for the loser; the
+    // drawn rook ending is a draw (`cp 0`, the model's even chances either way).
+    for (fen, cp, wdl) in [
+        ("8/8/8/4k3/8/8/8/Q3K3 b - - 0 1", -30_000, Some("0 0 1000")),
+        ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", 30_000, Some("1000 0 0")),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", -30_000, Some("0 0 1000")),
+        ("8/8/2r5/4k3/8/8/8/R3K3 w - - 0 1", 0, None),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 5");
+        check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        let last = last_info(&lines);
+        assert!(info_value(last, "tbhits").unwrap() >= 1, "{fen}: {last}");
+        assert_eq!(info_value(last, "cp"), Some(cp), "{fen}: {last}");
+        let shown = last
+            .split(" wdl ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{last}"));
+        let shown: Vec<i64> = shown
+            .split(' ')
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        match wdl {
+            Some(expected) => assert_eq!(
+                shown
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                expected,
+                "{fen}: {last}"
+            ),
+            None => assert!(shown[0] == shown[2] && shown[1] >= 500, "{fen}: {last}"),
+        }
+    }
+    std::fs::remove_dir_all(&base).unwrap();
 }
