@@ -625,6 +625,12 @@ fn go_perft_and_bench_leave_the_input_loop_answering() {
     e.send("bench 30");
     let waited = answered_within(&mut e, "isready", "readyok");
     assert!(waited < quick, "isready took {waited:?} during bench");
+    // `stop` ends the bench (no result line), and the engine searches again.
+    let waited = answered_within(&mut e, "stop", "info string bench stopped");
+    assert!(waited < quick, "stop took {waited:?} during bench");
+    e.send("position startpos");
+    check_answer(&Position::startpos(), &e.go("depth 3"));
+    e.send("bench 30");
     let start = Instant::now();
     e.send("quit");
     assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
