@@ -16,7 +16,7 @@ use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::tb::{Outcome, Tablebases};
 use rookery::engine::tt::ChessTable;
 use shakmaty::{Chess, Position as _};
-use shakmaty_syzygy::Tablebase;
+use shakmaty_syzygy::{AmbiguousWdl, Tablebase};
 
 fn syzygy_dir() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -485,4 +485,71 @@ fn syzygy_path_joins_directories_and_wdl_shows_both_sides_and_draws() {
         }
     }
     std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn cursed_and_blessed_roots_keep_what_the_fifty_move_rule_makes_of_them() {
+    // KR against K with 80 plies on the clock: the rook's side cannot convert inside the
+    // rule (a cursed win), the king's side is saved by it (a blessed loss). Under the rule
+    // both are draws; without it the win keeps the moves nearest the next zeroing move
+    // and the loss those furthest from it, by the reference's distances.
+    let ours = tables();
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    for (fen, expected, without_rule) in [
+        (
+            "8/8/5R2/8/4k3/8/8/7K w - - 80 1",
+            AmbiguousWdl::CursedWin,
+            Outcome::Win,
+        ),
+        (
+            "8/8/5R2/8/4k3/8/8/7K b - - 80 1",
+            AmbiguousWdl::BlessedLoss,
+            Outcome::Loss,
+        ),
+    ] {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let chess = pos.chess();
+        assert_eq!(reference.probe_wdl(chess).unwrap(), expected, "{fen}");
+        let (_, with_rule) = ours.root_moves(chess, true).unwrap();
+        assert_eq!(with_rule, Outcome::Draw, "{fen}");
+        let (moves, outcome) = ours.root_moves(chess, false).unwrap();
+        assert_eq!(outcome, without_rule, "{fen}");
+        // The child's result for the side that moved, its clock ignored, and how far the
+        // next zeroing move is.
+        let after = |mv: &shakmaty::Move| {
+            let mut after = chess.clone();
+            after.play_unchecked(*mv);
+            let wdl = reference.probe_wdl_after_zeroing(&after).unwrap();
+            let distance = if mv.is_zeroing() || after.is_checkmate() {
+                0
+            } else {
+                reference
+                    .probe_dtz(&after)
+                    .unwrap()
+                    .ignore_rounding()
+                    .0
+                    .abs()
+            };
+            (-wdl.signum(), distance)
+        };
+        let keeping: Vec<i32> = chess
+            .legal_moves()
+            .iter()
+            .map(after)
+            .filter(|&(sign, _)| sign == after(&moves[0]).0)
+            .map(|(_, d)| d)
+            .collect();
+        let (nearest, furthest) = (
+            *keeping.iter().min().unwrap(),
+            *keeping.iter().max().unwrap(),
+        );
+        for mv in &moves {
+            let (sign, distance) = after(mv);
+            match without_rule {
+                Outcome::Win => assert!(sign > 0 && distance == nearest, "{fen}: {mv:?}"),
+                _ => assert!(sign < 0 && distance == furthest, "{fen}: {mv:?}"),
+            }
+        }
+    }
 }
