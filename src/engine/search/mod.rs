@@ -185,6 +185,9 @@ pub trait Reporter: Send + Sync {
     /// The search failed (its thread panicked); the result that follows is a legal move
     /// chosen without a search.
     fn search_failed(&self) {}
+    /// Only `running` of the `asked` search threads could be started (the first failure's
+    /// reason in `error`); the search goes on with those.
+    fn threads_short(&self, _running: usize, _asked: usize, _error: &str) {}
 }
 
 /// Reports nothing (bench, tests).
@@ -207,6 +210,12 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (0 for a helper that did not
+    /// start).
+    pub thread_nodes: Vec<u64>,
+    /// What the time manager read of the search after each completed iteration of the main
+    /// thread, in order.
+    pub soft_scales: Vec<SoftScale>,
 }
 
 /// Late-move reduction by depth and move number.
@@ -375,6 +384,8 @@ struct Worker<'a> {
     poll_mask: u64,
     /// What the completed iterations say about the time this move deserves.
     soft_scale: SoftScale,
+    /// `soft_scale` after each completed iteration, for the result.
+    soft_scales: Vec<SoftScale>,
 }
 
 /// Runs a search on `pos` under `limits` and returns the best move, learning afresh (as
@@ -480,6 +491,8 @@ pub fn search_with_memory(
             score,
             depth: 0,
             nodes: 0,
+            thread_nodes: vec![0; threads],
+            soft_scales: Vec::new(),
         };
     }
 
@@ -524,17 +537,15 @@ pub fn search_with_memory(
         root_scored: false,
         shown_lines,
         poll_mask,
-        soft_scale: SoftScale {
-            stable_iterations: 0,
-            score_drop: 0,
-            best_move_share: 0.0,
-        },
+        soft_scale: SoftScale::default(),
+        soft_scales: Vec::new(),
     };
 
     // Each worker takes its thread's memory and gives it back when done.
     let learned = memory.for_search(threads);
     let mut main = make_worker(0, std::mem::take(&mut learned[0]));
     let depth = std::thread::scope(|scope| {
+        let mut first_error = None;
         let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
                 let mut helper = make_worker(id, std::mem::take(&mut learned[id]));
@@ -545,13 +556,19 @@ pub fn search_with_memory(
                         helper.iterate(1, &Silent);
                         helper.into_memory()
                     });
-                // Without a helper the search is only slower, never wrong.
+                // Without a helper the search is only slower, never wrong; it is reported.
                 spawned
                     .map(|handle| (id, handle))
-                    .map_err(|e| debug!("helper thread {id} not started: {e}"))
+                    .map_err(|e| {
+                        debug!("helper thread {id} not started: {e}");
+                        first_error.get_or_insert_with(|| e.to_string());
+                    })
                     .ok()
             })
             .collect();
+        if let Some(error) = first_error {
+            reporter.threads_short(1 + helpers.len(), threads, &error);
+        }
         let depth = main.iterate(multi_pv, reporter);
         // Helpers stop when the main thread is done.
         signals.stop.store(true, Relaxed);
@@ -592,6 +609,8 @@ pub fn search_with_memory(
         score: best.shown_score(),
         depth,
         nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).sum(),
+        thread_nodes: counters.iter().map(|c| c.nodes.load(Relaxed)).collect(),
+        soft_scales: std::mem::take(&mut main.soft_scales),
     };
     learned[0] = main.into_memory();
     result
@@ -670,6 +689,7 @@ impl Worker<'_> {
                 break;
             }
             self.learn_soft_scale(completed);
+            self.soft_scales.push(self.soft_scale);
             completed = depth;
             self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {

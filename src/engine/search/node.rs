@@ -61,7 +61,11 @@ impl Worker<'_> {
             }
         }
         // Tablebases, right after a capture or pawn move with few enough pieces left: a win
-        // or loss that bounds the window, or a draw, settles the node.
+        // or loss that bounds the window, or a draw, settles the node. Otherwise (only at a
+        // PV node, whose window is open) the verdict bounds what the search of the node
+        // may return: a win is a floor it starts from, a loss a ceiling over its result.
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
         if let Some(tb) = self.tablebases.filter(|_| excluded.is_none())
             && depth >= self.tb_probe_depth
             && self.board.chess().halfmoves() == 0
@@ -79,6 +83,10 @@ impl Worker<'_> {
             if bound.cuts(score, alpha, beta) {
                 self.store(key, None, score, NO_EVAL, depth, bound, ply);
                 return score;
+            }
+            match bound {
+                Bound::Lower => tb_floor = score,
+                _ => tb_ceiling = score,
             }
         }
         let in_check = self.board.in_check();
@@ -263,7 +271,7 @@ impl Worker<'_> {
         }
 
         let side = self.board.turn();
-        let mut best = BestSoFar::new(-INFINITE, alpha, beta);
+        let mut best = BestSoFar::new(tb_floor, alpha.max(tb_floor), beta);
         let mut searched = 0;
         let mut quiets: ArrayVec<(Move, PieceTo), 64> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
@@ -389,6 +397,7 @@ impl Worker<'_> {
         if !has_legal_move {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        best.score = best.score.min(tb_ceiling);
         let bound = Bound::of(best.score, alpha, beta);
         if excluded.is_some() {
             return best.score;
