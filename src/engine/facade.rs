@@ -389,6 +389,8 @@ impl Engine {
                         score: 0,
                         depth: 0,
                         nodes: 0,
+                        thread_nodes: Vec::new(),
+                        soft_scales: Vec::new(),
                     }
                 }
                 None => {
@@ -542,6 +544,8 @@ fn fallback_result(pos: &Position) -> SearchResult {
         score: 0,
         depth: 0,
         nodes: 0,
+        thread_nodes: Vec::new(),
+        soft_scales: Vec::new(),
     }
 }
 

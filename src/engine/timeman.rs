@@ -118,7 +118,7 @@ impl TimeManager {
 /// - score trend: a score falling from the previous iteration needs more time;
 /// - node share: when the best move took most of the nodes, the others were refuted
 ///   easily and the choice is clear.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct SoftScale {
     /// Iterations in a row that ended with the same best move (0: it just changed).
     pub stable_iterations: u32,

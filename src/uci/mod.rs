@@ -102,6 +102,15 @@ impl Reporter for UciReporter {
             "info string error: the search failed (an internal fault); playing a legal move",
         );
     }
+
+    fn threads_short(&self, running: usize, asked: usize, error: &str) {
+        send(
+            &*self.out,
+            &format!(
+                "info string Threads: only {running} of {asked} search threads started ({error}); searching with those"
+            ),
+        );
+    }
 }
 
 /// A UCI session: the engine and where its answers go.

@@ -27,6 +27,18 @@ impl Engine {
         Engine::start_with(Command::new(env!("CARGO_BIN_EXE_rookery")))
     }
 
+    /// The engine with its address space limited to `kib` KiB (`ulimit -v`), so that
+    /// memory it asks for beyond that is refused.
+    #[allow(dead_code)]
+    pub fn start_with_memory_limit(kib: u64) -> Engine {
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(format!(
+            "ulimit -v {kib} && exec '{}'",
+            env!("CARGO_BIN_EXE_rookery")
+        ));
+        Engine::start_with(command)
+    }
+
     /// Starts the engine through `command` (the binary itself with an environment, or a
     /// shell that sets limits and runs it).
     pub fn start_with(mut command: Command) -> Engine {

@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use crate::common::random_net;
+use crate::common::uci_client::{Engine, WAIT};
 use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
 use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
@@ -325,4 +326,44 @@ fn a_net_file_is_read_only_to_the_length_its_header_gives() {
         assert!(refusal.contains("not a regular file"), "{refusal}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_refused_eval_file_leaves_the_loaded_net_evaluating() {
+    // gen3 loaded, then a cut file refused: the engine still evaluates with gen3, as its
+    // own `eval` shows against the library's evaluation of each net.
+    let gen3 = Network::from_bytes(GEN3_FORMAT_2).unwrap();
+    let pos: Chess = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        .parse::<shakmaty::fen::Fen>()
+        .unwrap()
+        .into_position(shakmaty::CastlingMode::Standard)
+        .unwrap();
+    let with_gen3 = evaluate_position(&gen3, &pos);
+    assert_ne!(with_gen3, evaluate_position(&default_network(), &pos));
+    let cut =
+        crate::common::scratch_file("cut-net.nnue", &GEN3_FORMAT_2[..GEN3_FORMAT_2.len() / 2]);
+    let mut e = Engine::start();
+    e.send("setoption name Use NNUE value true");
+    let evaluation = |e: &mut Engine| {
+        e.send("position startpos moves e2e4");
+        e.send("eval");
+        let lines = e.until(WAIT, |l| l.starts_with("Final evaluation"));
+        lines
+            .iter()
+            .find(|l| l.starts_with("NNUE evaluation"))
+            .and_then(|l| l.strip_suffix(" units for the side to move"))
+            .and_then(|l| l.rsplit(", ").next())
+            .and_then(|n| n.parse::<i32>().ok())
+            .unwrap_or_else(|| panic!("no NNUE evaluation in {lines:?}"))
+    };
+    let gen3_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gen3.nnue");
+    e.send(&format!("setoption name EvalFile value {gen3_path}"));
+    assert_eq!(evaluation(&mut e), with_gen3, "gen3 loaded");
+    e.send(&format!("setoption name EvalFile value {}", cut.display()));
+    assert_eq!(
+        evaluation(&mut e),
+        with_gen3,
+        "after the cut file was refused"
+    );
+    std::fs::remove_file(&cut).unwrap();
 }

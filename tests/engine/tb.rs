@@ -16,7 +16,7 @@ use rookery::engine::search::{SearchOptions, Signals, Silent, search};
 use rookery::engine::tb::{Outcome, Tablebases};
 use rookery::engine::tt::ChessTable;
 use shakmaty::{Chess, Position as _};
-use shakmaty_syzygy::Tablebase;
+use shakmaty_syzygy::{AmbiguousWdl, Tablebase};
 
 fn syzygy_dir() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -100,12 +100,16 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
     let mut reference = Tablebase::<Chess>::new();
     reference.add_directory(syzygy_dir()).unwrap();
     let mut checked = 0;
+    let mut lost = 0;
     for (white, black, seed) in [
         ("R", "", 1),
         ("Q", "R", 2),
         ("P", "", 3),
         ("R", "R", 4),
         ("B", "N", 5),
+        // The lone king and the side short of material to move: lost roots.
+        ("", "R", 6),
+        ("N", "Q", 7),
     ] {
         for pos in random_positions(white, black, 40, seed) {
             let chess = pos.chess();
@@ -131,14 +135,38 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
                 let keeps = match root {
                     Outcome::Win => theirs == Outcome::Loss,
                     Outcome::Draw => theirs == Outcome::Draw,
-                    _ => true,
+                    _ => theirs == Outcome::Win,
                 };
                 assert!(keeps, "{}: {mv:?} gives {theirs:?}", pos.fen());
+            }
+            // A lost root keeps the moves that put the next capture or pawn move (the
+            // winner's way forward) furthest off, as the reference's distances say.
+            if root == Outcome::Loss {
+                let distance = |mv: &shakmaty::Move| {
+                    let mut after = chess.clone();
+                    after.play_unchecked(*mv);
+                    if mv.is_zeroing() || after.is_checkmate() {
+                        0
+                    } else {
+                        reference
+                            .probe_dtz(&after)
+                            .unwrap()
+                            .ignore_rounding()
+                            .0
+                            .abs()
+                    }
+                };
+                let longest = chess.legal_moves().iter().map(distance).max().unwrap();
+                for mv in &moves {
+                    assert_eq!(distance(mv), longest, "{}: {mv:?}", pos.fen());
+                }
+                lost += 1;
             }
             checked += 1;
         }
     }
-    assert_eq!(checked, 200);
+    assert_eq!(checked, 280);
+    assert!(lost >= 20, "only {lost} lost roots");
 }
 
 /// Plays `pos` out with the engine on both sides, a few thousand nodes a move, tables
@@ -351,4 +379,208 @@ fn a_damaged_table_is_one_line_naming_the_file_with_backtraces_on() {
         "{refusal}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The tables' verdict on the position after `mv` (in UCI notation) is played from `fen`,
+/// for the side that played it, as the reference library reads them.
+fn verdict_after(fen: &str, mv: &str) -> Outcome {
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    let mut pos = Position::from_fen(fen, false).unwrap();
+    pos.push_uci(mv).unwrap();
+    match reference.probe_wdl_after_zeroing(pos.chess()).unwrap() {
+        shakmaty_syzygy::Wdl::Loss => Outcome::Win,
+        shakmaty_syzygy::Wdl::BlessedLoss => Outcome::CursedWin,
+        shakmaty_syzygy::Wdl::Draw => Outcome::Draw,
+        shakmaty_syzygy::Wdl::CursedWin => Outcome::BlessedLoss,
+        shakmaty_syzygy::Wdl::Win => Outcome::Loss,
+    }
+}
+
+#[test]
+fn a_tablebase_win_below_the_root_is_reported_at_every_depth() {
+    // Five pieces: the root is outside the 3-4 piece set, and Qxc2 wins into KQ against
+    // KN. Every iteration that reaches a probe (from depth 2: quiescence does not probe),
+    // the second with an open window included, must report the win (30000 less the plies
+    // to the probe) and its side of `wdl`, not the evaluation's guess.
+    let fen = "8/8/8/3k4/8/2n5/2r5/1QK5 w - - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    e.send("setoption name UCI_ShowWDL value true");
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 10");
+    let (best, _) = check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    assert_eq!(
+        verdict_after(fen, &best),
+        Outcome::Win,
+        "{best}: {lines:#?}"
+    );
+    let infos: Vec<&String> = lines
+        .iter()
+        .filter(|l| l.starts_with("info depth") && l.contains(" pv "))
+        .collect();
+    assert_eq!(infos.len(), 10, "{lines:#?}");
+    for line in &infos[1..] {
+        let cp = info_value(line, "cp").unwrap_or_else(|| panic!("no cp score: {line}"));
+        assert!(
+            (29_872..=29_999).contains(&cp),
+            "not a tablebase win: {line}"
+        );
+        assert!(line.contains(" wdl 1000 0 0 "), "{line}");
+        assert!(info_value(line, "tbhits").unwrap() >= 1, "{line}");
+    }
+}
+
+#[test]
+fn a_tablebase_loss_below_the_root_is_reported_at_every_depth() {
+    // Five pieces, White in check: Nxh5 is the only move, and it leaves knight against
+    // queen, which the tables call lost. Every iteration from depth 2 must report the loss
+    // (or a mate against), not the evaluation's guess.
+    let fen = "8/q7/8/7r/8/6N1/5k2/7K w - - 0 1";
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
+    e.send(&format!("position fen {fen}"));
+    let lines = e.go("depth 7");
+    let (best, _) = check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+    assert_eq!(
+        verdict_after(fen, &best),
+        Outcome::Loss,
+        "{best}: {lines:#?}"
+    );
+    let infos = lines.iter().filter(|l| l.starts_with("info depth"));
+    for line in infos.skip(1) {
+        let lost = info_value(line, "cp").is_some_and(|cp| (-29_999..=-29_872).contains(&cp))
+            || info_value(line, "mate").is_some_and(|n| n < 0);
+        assert!(lost, "not a tablebase loss: {line}");
+    }
+}
+
+#[test]
+fn syzygy_path_joins_directories_and_wdl_shows_both_sides_and_draws() {
+    // KQvK in one directory, KRvK and KRvKR in another, named together.
+    let base = crate::common::scratch_dir("tb-split");
+    let (queens, rooks) = (base.join("queens"), base.join("rooks"));
+    for (dir, names) in [(&queens, &["KQvK"][..]), (&rooks, &["KRvK", "KRvKR"][..])] {
+        std::fs::create_dir_all(dir).unwrap();
+        for name in names {
+            for ext in ["rtbw", "rtbz"] {
+                let file = format!("{name}.{ext}");
+                std::fs::copy(PathBuf::from(syzygy_dir()).join(&file), dir.join(&file)).unwrap();
+            }
+        }
+    }
+    let mut e = Engine::start();
+    e.send(&format!(
+        "setoption name SyzygyPath value {}:{}",
+        queens.display(),
+        rooks.display()
+    ));
+    e.send("setoption name UCI_ShowWDL value true");
+    e.ready();
+    // Each root needs a table from one of the two directories: the verdict at the root
+    // (tbhits at least 1), with its certain `wdl` for the winner and for the loser; the
+    // drawn rook ending is a draw (`cp 0`, the model's even chances either way).
+    for (fen, cp, wdl) in [
+        ("8/8/8/4k3/8/8/8/Q3K3 b - - 0 1", -30_000, Some("0 0 1000")),
+        ("8/8/8/4k3/8/8/8/3QK3 w - - 0 1", 30_000, Some("1000 0 0")),
+        ("8/8/8/4k3/8/8/8/R3K3 b - - 0 1", -30_000, Some("0 0 1000")),
+        ("8/8/2r5/4k3/8/8/8/R3K3 w - - 0 1", 0, None),
+    ] {
+        e.send("ucinewgame");
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 5");
+        check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        let last = last_info(&lines);
+        assert!(info_value(last, "tbhits").unwrap() >= 1, "{fen}: {last}");
+        assert_eq!(info_value(last, "cp"), Some(cp), "{fen}: {last}");
+        let shown = last
+            .split(" wdl ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{last}"));
+        let shown: Vec<i64> = shown
+            .split(' ')
+            .take(3)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        match wdl {
+            Some(expected) => assert_eq!(
+                shown
+                    .iter()
+                    .map(|n| n.to_string())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                expected,
+                "{fen}: {last}"
+            ),
+            None => assert!(shown[0] == shown[2] && shown[1] >= 500, "{fen}: {last}"),
+        }
+    }
+    std::fs::remove_dir_all(&base).unwrap();
+}
+
+#[test]
+fn cursed_and_blessed_roots_keep_what_the_fifty_move_rule_makes_of_them() {
+    // KR against K with 80 plies on the clock: the rook's side cannot convert inside the
+    // rule (a cursed win), the king's side is saved by it (a blessed loss). Under the rule
+    // both are draws; without it the win keeps the moves nearest the next zeroing move
+    // and the loss those furthest from it, by the reference's distances.
+    let ours = tables();
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    for (fen, expected, without_rule) in [
+        (
+            "8/8/5R2/8/4k3/8/8/7K w - - 80 1",
+            AmbiguousWdl::CursedWin,
+            Outcome::Win,
+        ),
+        (
+            "8/8/5R2/8/4k3/8/8/7K b - - 80 1",
+            AmbiguousWdl::BlessedLoss,
+            Outcome::Loss,
+        ),
+    ] {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let chess = pos.chess();
+        assert_eq!(reference.probe_wdl(chess).unwrap(), expected, "{fen}");
+        let (_, with_rule) = ours.root_moves(chess, true).unwrap();
+        assert_eq!(with_rule, Outcome::Draw, "{fen}");
+        let (moves, outcome) = ours.root_moves(chess, false).unwrap();
+        assert_eq!(outcome, without_rule, "{fen}");
+        // The child's result for the side that moved, its clock ignored, and how far the
+        // next zeroing move is.
+        let after = |mv: &shakmaty::Move| {
+            let mut after = chess.clone();
+            after.play_unchecked(*mv);
+            let wdl = reference.probe_wdl_after_zeroing(&after).unwrap();
+            let distance = if mv.is_zeroing() || after.is_checkmate() {
+                0
+            } else {
+                reference
+                    .probe_dtz(&after)
+                    .unwrap()
+                    .ignore_rounding()
+                    .0
+                    .abs()
+            };
+            (-wdl.signum(), distance)
+        };
+        let keeping: Vec<i32> = chess
+            .legal_moves()
+            .iter()
+            .map(after)
+            .filter(|&(sign, _)| sign == after(&moves[0]).0)
+            .map(|(_, d)| d)
+            .collect();
+        let (nearest, furthest) = (
+            *keeping.iter().min().unwrap(),
+            *keeping.iter().max().unwrap(),
+        );
+        for mv in &moves {
+            let (sign, distance) = after(mv);
+            match without_rule {
+                Outcome::Win => assert!(sign > 0 && distance == nearest, "{fen}: {mv:?}"),
+                _ => assert!(sign < 0 && distance == furthest, "{fen}: {mv:?}"),
+            }
+        }
+    }
 }

@@ -105,3 +105,34 @@ fn helpers_share_the_table_and_agree_on_a_mate() {
     let stats = table.stats();
     assert!(stats.stores > 0 && stats.hits > 0, "{stats:?}");
 }
+
+#[test]
+fn every_thread_counts_nodes() {
+    // Two threads to depth 10: the helper searches too (its nodes are its own), and the
+    // total is the sum of the threads' counts.
+    let table = ChessTable::new(16).unwrap();
+    let options = SearchOptions {
+        threads: 2,
+        ..SearchOptions::default()
+    };
+    let limits = Limits {
+        depth: Some(10),
+        ..Limits::default()
+    };
+    let pos = Position::startpos();
+    let result = search(
+        &pos,
+        &limits,
+        &options,
+        &table,
+        &Signals::default(),
+        &Silent,
+    );
+    assert_eq!(result.thread_nodes.len(), 2, "{result:?}");
+    assert!(
+        result.thread_nodes.iter().all(|&n| n >= 1000),
+        "a thread that did not search: {:?}",
+        result.thread_nodes
+    );
+    assert_eq!(result.thread_nodes.iter().sum::<u64>(), result.nodes);
+}

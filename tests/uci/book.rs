@@ -84,6 +84,7 @@ fn weighted_book_choice_repeats_with_a_seed_and_stays_in_the_book() {
     };
     let first = picks(11);
     assert_eq!(first, picks(11), "the same seed repeats");
+    assert_ne!(first, picks(12), "another seed, the same 30 picks");
     let mut distinct: Vec<&String> = first.iter().collect();
     distinct.sort();
     distinct.dedup();
@@ -118,5 +119,55 @@ fn bad_book_files_are_refused_and_no_book_is_used() {
         let lines = e.go("depth 2");
         assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:#?}");
         check_answer(&Position::startpos(), &lines);
+    }
+}
+
+#[test]
+fn searchmoves_narrows_the_book_and_every_multipv_line() {
+    let pos = Position::startpos();
+    let in_book = book_moves(&pos);
+    let mut e = Engine::start();
+    e.send(&format!("setoption name BookFile value {}", fixture_path()));
+    e.send("setoption name OwnBook value true");
+    e.send("position startpos");
+    // Moves the book does not hold: no book move, a search among them alone.
+    let outside: Vec<&str> = ["a2a3", "h2h3", "b1a3", "g1h3"]
+        .into_iter()
+        .filter(|mv| !in_book.iter().any(|b| b == mv))
+        .collect();
+    assert!(outside.len() >= 3, "{in_book:?}");
+    let lines = e.go(&format!("depth 3 searchmoves {}", outside.join(" ")));
+    assert!(!lines.iter().any(|l| l.contains("book move")), "{lines:#?}");
+    let (best, _) = check_answer(&pos, &lines);
+    assert!(outside.contains(&best.as_str()), "{best}: {lines:#?}");
+    // With a book move among them, the book answers with one of those given.
+    let lines = e.go(&format!(
+        "depth 3 searchmoves {} {}",
+        outside[0], in_book[0]
+    ));
+    assert!(lines[0].contains("book move"), "{lines:#?}");
+    assert_eq!(lines.last().unwrap(), &format!("bestmove {}", in_book[0]));
+    // Without the book, MultiPV 3 over four moves: three lines, each of a move given, all
+    // different, at every depth.
+    e.send("setoption name OwnBook value false");
+    e.send("setoption name MultiPV value 3");
+    let given = ["e2e4", "d2d4", "g1f3", "b2b3"];
+    let lines = e.go(&format!("depth 5 searchmoves {}", given.join(" ")));
+    let (best, _) = check_answer(&pos, &lines);
+    assert!(given.contains(&best.as_str()), "{best}");
+    for depth in 1..=5 {
+        let firsts: Vec<&str> = lines
+            .iter()
+            .filter(|l| l.starts_with(&format!("info depth {depth} ")) && l.contains(" pv "))
+            .map(|l| l.split(" pv ").nth(1).unwrap().split(' ').next().unwrap())
+            .collect();
+        let mut distinct = firsts.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), 3, "depth {depth}: {lines:#?}");
+        assert!(
+            firsts.iter().all(|mv| given.contains(mv)),
+            "depth {depth}: {firsts:?}"
+        );
     }
 }

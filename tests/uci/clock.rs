@@ -9,11 +9,14 @@ use crate::common;
 
 use std::time::{Duration, Instant};
 
+use common::lines::Lines;
 use common::uci_client::{Engine, SLACK, WAIT, check_answer};
 use rookery::chess::Position;
 use rookery::engine::Limits;
-use rookery::engine::timeman::TimeManager;
-use shakmaty::{ByColor, Color};
+use rookery::engine::search::{SearchOptions, Signals, search};
+use rookery::engine::timeman::{SoftScale, TimeManager};
+use rookery::engine::tt::ChessTable;
+use shakmaty::{ByColor, Color, Move};
 
 const OVERHEAD: Duration = Duration::from_millis(10);
 
@@ -315,4 +318,104 @@ fn movestogo_0_is_read_as_absent() {
     let budget = TimeManager::new(&limits([10_000, 10_000], [0, 0]), Color::White, OVERHEAD);
     let hard = budget.budget().1.unwrap();
     assert!(took < hard + SLACK, "{took:?} beyond {hard:?}");
+}
+
+/// The soft-limit factor for what the search learned, from the tuned values as
+/// `docs/tuning.md` lists them (not through the time manager): best-move stability by
+/// iterations stood, the score's drop over 200 clamped to 0.85..1.58, and 1.73 less the best
+/// move's node share clamped to 0.75..1.49.
+fn expected_factor(scale: &SoftScale) -> f64 {
+    let stability = [1.60, 1.26, 0.98, 0.89, 0.78][(scale.stable_iterations as usize).min(4)];
+    let score = (1.0 + f64::from(scale.score_drop) / 200.0).clamp(0.85, 1.58);
+    let nodes = (1.73 - scale.best_move_share).clamp(0.75, 1.49);
+    stability * score * nodes
+}
+
+#[test]
+fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
+    // 3 s, no increment: the plan is (3000 - 10 overhead - 50 reserve) / 30 moves = 98 ms,
+    // at most 5 times that (490 ms) before the search is cut.
+    let soft = Duration::from_millis(98);
+    let hard = Duration::from_millis(490);
+    let table = ChessTable::new(16).unwrap();
+    let options = SearchOptions::default();
+    let mut best_move_changes = 0;
+    for fen in [
+        MIDDLEGAME,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "2r3k1/pp3ppp/2n1b3/3p4/3P4/2N1B3/PP3PPP/2R3K1 b - - 0 20",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ] {
+        table.clear();
+        let pos = Position::from_fen(fen, false).unwrap();
+        let lines = Lines::default();
+        let start = Instant::now();
+        let result = search(
+            &pos,
+            &limits([3000, 3000], [0, 0]),
+            &options,
+            &table,
+            &Signals::default(),
+            &lines,
+        );
+        let elapsed = start.elapsed();
+        // The completed iterations' best moves, scores and times, in order (a line cut by
+        // an aspiration window, or the final report of an unfinished iteration, left out).
+        let mut iterations: Vec<(i32, Move, i32, Duration)> = Vec::new();
+        for line in lines.into_lines() {
+            if line.bound.is_none() && iterations.last().is_none_or(|it| it.0 < line.depth) {
+                iterations.push((line.depth, line.pv[0], line.score, line.time));
+            }
+        }
+        let scales = &result.soft_scales;
+        assert_eq!(scales.len(), iterations.len(), "{fen}: {iterations:?}");
+        let mut stood = 0;
+        for (i, (&(depth, mv, score, time), scale)) in iterations.iter().zip(scales).enumerate() {
+            // What the iterations show, read from the lines: how long the best move has
+            // stood, how far the score fell.
+            let (previous_move, previous_score) = match i {
+                0 => (None, score),
+                _ => (Some(iterations[i - 1].1), iterations[i - 1].2),
+            };
+            stood = if previous_move == Some(mv) {
+                stood + 1
+            } else {
+                0
+            };
+            best_move_changes += usize::from(i > 0 && stood == 0);
+            assert_eq!(
+                scale.stable_iterations, stood,
+                "{fen} depth {depth}: {scale:?}"
+            );
+            assert_eq!(
+                scale.score_drop,
+                previous_score - score,
+                "{fen} depth {depth}"
+            );
+            assert!((0.0..=1.0).contains(&scale.best_move_share), "{scale:?}");
+            // An iteration that did not end the search ended inside the scaled soft limit;
+            // the last one (or the hard limit inside the next) ended it past the limit.
+            let limit = soft.mul_f64(expected_factor(scale)).min(hard);
+            if i + 1 < iterations.len() {
+                assert!(
+                    time < limit,
+                    "{fen}: went on after depth {depth} at {time:?}, limit {limit:?} ({scale:?})"
+                );
+            } else {
+                assert!(
+                    elapsed >= limit,
+                    "{fen}: stopped after depth {depth} at {elapsed:?}, limit {limit:?} ({scale:?})"
+                );
+            }
+        }
+        assert!(elapsed <= hard + SLACK, "{fen}: {elapsed:?}");
+    }
+    // A best move that changed earned its iteration more time (1.6 times the plan before
+    // the other factors, against 0.78 for one that stood four iterations).
+    assert!(
+        best_move_changes >= 3,
+        "{best_move_changes} changes of best move"
+    );
 }

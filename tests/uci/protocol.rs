@@ -389,6 +389,30 @@ fn two_threads_search_and_stop() {
 }
 
 #[test]
+fn search_threads_that_cannot_start_are_reported() {
+    // Every helper thread reserves a 32 MiB stack: in 400 MB of address space (the engine
+    // alone takes about 220) most of 64 threads cannot start. The search goes on with
+    // those that did, and says so.
+    let mut e = Engine::start_with_memory_limit(400_000);
+    e.send("setoption name Threads value 64");
+    e.send("position startpos");
+    let lines = e.go("depth 6");
+    check_answer(&Position::startpos(), &lines);
+    let note = lines
+        .iter()
+        .find(|l| l.starts_with("info string Threads: only "))
+        .unwrap_or_else(|| panic!("no word of the threads not started: {lines:#?}"));
+    let running: usize = note["info string Threads: only ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("{note}"));
+    assert!((1..64).contains(&running), "{note}");
+    assert!(note.contains(" of 64 search threads started ("), "{note}");
+    e.ready();
+}
+
+#[test]
 fn bad_input_is_reported_and_leaves_the_engine_usable() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4");
@@ -631,6 +655,19 @@ fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
     let lines = e.until(WAIT, |l| l == "readyok");
     assert!(lines[lines.len() - 2].ends_with(" nps"), "{lines:#?}");
     // A bench at depth 30 takes far longer than the test; quit ends it at once.
+    e.send("bench 30");
+    std::thread::sleep(Duration::from_millis(50));
+    // `stop` ends the bench (no result line), and the engine searches again.
+    let start = Instant::now();
+    e.send("stop");
+    e.until(WAIT, |l| l == "info string bench stopped");
+    assert!(
+        start.elapsed() < quick,
+        "stop took {:?} during bench",
+        start.elapsed()
+    );
+    e.send("position startpos");
+    check_answer(&Position::startpos(), &e.go("depth 3"));
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(50));
     let start = Instant::now();
@@ -885,4 +922,53 @@ fn skill_level_limits_the_search_and_refuses_levels_out_of_range() {
     check_answer(&Position::startpos(), &lines);
     let nodes = most_nodes(&lines);
     assert!(nodes <= 250 + 100, "{nodes} nodes at Skill Level 0");
+}
+
+/// The nodes and `hashfull` of the last `info depth` line of a search.
+fn nodes_and_hashfull(lines: &[String]) -> (i64, i64) {
+    let last = lines
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .expect("an info depth line");
+    (
+        info_value(last, "nodes").unwrap(),
+        info_value(last, "hashfull").unwrap(),
+    )
+}
+
+#[test]
+fn clear_hash_and_ucinewgame_search_as_a_fresh_engine_does() {
+    // With one thread a search is deterministic: a warm table (and the histories learned
+    // with it) saves nodes, and after either command the same search costs exactly what it
+    // cost the fresh engine.
+    let mut e = Engine::start();
+    e.send("position startpos");
+    let fresh = nodes_and_hashfull(&e.go("depth 9")).0;
+    let warm = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert!(warm < fresh * 3 / 4, "warm {warm} against fresh {fresh}");
+    e.send("setoption name Clear Hash");
+    let cleared = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert_eq!(cleared, fresh, "after Clear Hash (warm {warm})");
+    assert_eq!(nodes_and_hashfull(&e.go("depth 9")).0, warm);
+    e.send("ucinewgame");
+    e.send("position startpos");
+    let new_game = nodes_and_hashfull(&e.go("depth 9")).0;
+    assert_eq!(new_game, fresh, "after ucinewgame (warm {warm})");
+}
+
+#[test]
+fn hash_sets_the_size_the_search_fills() {
+    // The same depth-12 search fills about half of a 1 MiB table and under a hundredth of a
+    // 64 MiB one (`hashfull` is in permille).
+    let mut e = Engine::start();
+    let mut full = Vec::new();
+    for mib in [1, 64] {
+        e.send(&format!("setoption name Hash value {mib}"));
+        e.send("ucinewgame");
+        e.send("position startpos");
+        full.push(nodes_and_hashfull(&e.go("depth 12")).1);
+    }
+    assert!(full[0] >= 250, "1 MiB: hashfull {}", full[0]);
+    assert!(full[1] <= 30, "64 MiB: hashfull {}", full[1]);
 }

@@ -2,6 +2,8 @@
 //! best, or a better informed one from an unfinished iteration, or at a limited strength a
 //! weaker line; with a ponder move from the table when the variation has none.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
 use shakmaty::Move;
@@ -48,6 +50,13 @@ impl Worker<'_> {
             score: best.shown_score(),
             depth: completed,
             nodes: self.total_nodes(),
+            thread_nodes: self
+                .shared
+                .counters
+                .iter()
+                .map(|c| c.nodes.load(Relaxed))
+                .collect(),
+            soft_scales: std::mem::take(&mut self.soft_scales),
         }
     }
 

@@ -12,6 +12,7 @@ use crate::engine::eval::nnue::{Network, default_network};
 use crate::engine::limits::Limits;
 use crate::engine::strength::StrengthLimit;
 use crate::engine::tb::Tablebases;
+use crate::engine::timeman::SoftScale;
 use crate::engine::tt::Bound;
 
 /// Flags shared by the thread that controls a search and every search thread.
@@ -149,6 +150,9 @@ pub trait Reporter: Send + Sync {
     /// The search failed (its thread panicked); the result that follows is a legal move
     /// chosen without a search.
     fn search_failed(&self) {}
+    /// Only `running` of the `asked` search threads could be started (the first failure's
+    /// reason in `error`); the search goes on with those.
+    fn threads_short(&self, _running: usize, _asked: usize, _error: &str) {}
 }
 
 /// Reports nothing (bench, tests).
@@ -171,6 +175,12 @@ pub struct SearchResult {
     pub depth: i32,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// Nodes searched by each thread, the main thread first (0 for a helper that did not
+    /// start).
+    pub thread_nodes: Vec<u64>,
+    /// What the time manager read of the search after each completed iteration of the main
+    /// thread, in order.
+    pub soft_scales: Vec<SoftScale>,
 }
 
 /// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`): a stop the

@@ -135,6 +135,8 @@ pub fn search_with_memory(
             score,
             depth: 0,
             nodes: 0,
+            thread_nodes: vec![0; threads],
+            soft_scales: Vec::new(),
         };
     }
 
@@ -177,11 +179,8 @@ pub fn search_with_memory(
         ponder_hit_seen: false,
         completed_lines: Vec::new(),
         root_scored: false,
-        soft_scale: SoftScale {
-            stable_iterations: 0,
-            score_drop: 0,
-            best_move_share: 0.0,
-        },
+        soft_scale: SoftScale::default(),
+        soft_scales: Vec::new(),
     };
 
     // Each worker takes its thread's memory and gives it back when done.

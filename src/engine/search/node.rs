@@ -67,7 +67,11 @@ impl Worker<'_> {
         }
         // Step 5. Tablebases.
         // Tablebases, right after a capture or pawn move with few enough pieces left: a win
-        // or loss that bounds the window, or a draw, settles the node.
+        // or loss that bounds the window, or a draw, settles the node. Otherwise (only at a
+        // PV node, whose window is open) the verdict bounds what the search of the node
+        // may return: a win is a floor it starts from, a loss a ceiling over its result.
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
         if let Some(tb) = self.shared.tablebases.filter(|_| excluded.is_none())
             && depth >= self.shared.tb_probe_depth
             && self.board.chess().halfmoves() == 0
@@ -85,6 +89,10 @@ impl Worker<'_> {
             if bound.cuts(score, alpha, beta) {
                 self.store(key, None, score, NO_EVAL, depth, bound, ply);
                 return score;
+            }
+            match bound {
+                Bound::Lower => tb_floor = score,
+                _ => tb_ceiling = score,
             }
         }
         // Step 6. The static evaluation: from the table or the evaluator, corrected, sharpened
@@ -274,7 +282,7 @@ impl Worker<'_> {
         }
 
         let side = self.board.turn();
-        let mut best = BestSoFar::new(-INFINITE, alpha, beta);
+        let mut best = BestSoFar::new(tb_floor, alpha.max(tb_floor), beta);
         let mut searched = 0;
         let mut quiets: ArrayVec<(Move, PieceTo), 64> = ArrayVec::new();
         let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
@@ -408,6 +416,7 @@ impl Worker<'_> {
         if !has_legal_move {
             return if in_check { -MATE + ply as i32 } else { 0 };
         }
+        best.score = best.score.min(tb_ceiling);
         let bound = Bound::of(best.score, alpha, beta);
         if excluded.is_some() {
             return best.score;

@@ -25,8 +25,10 @@ pub(super) fn run<'a>(
     make_worker: impl Fn(usize, ThreadMemory) -> Worker<'a>,
 ) -> (Worker<'a>, i32) {
     let mut main = make_worker(0, std::mem::take(&mut learned[0]));
+    let threads = learned.len();
     let depth = std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..learned.len())
+        let mut first_error = None;
+        let helpers: Vec<_> = (1..threads)
             .filter_map(|id| {
                 let mut helper = make_worker(id, std::mem::take(&mut learned[id]));
                 let spawned = std::thread::Builder::new()
@@ -36,13 +38,19 @@ pub(super) fn run<'a>(
                         helper.iterate(1, &Silent);
                         helper.into_memory()
                     });
-                // Without a helper the search is only slower, never wrong.
+                // Without a helper the search is only slower, never wrong; it is reported.
                 spawned
                     .map(|handle| (id, handle))
-                    .map_err(|e| debug!("helper thread {id} not started: {e}"))
+                    .map_err(|e| {
+                        debug!("helper thread {id} not started: {e}");
+                        first_error.get_or_insert_with(|| e.to_string());
+                    })
                     .ok()
             })
             .collect();
+        if let Some(error) = first_error {
+            reporter.threads_short(1 + helpers.len(), threads, &error);
+        }
         let depth = main.iterate(multi_pv, reporter);
         // Helpers stop when the main thread is done.
         main.shared.signals.stop.store(true, Relaxed);

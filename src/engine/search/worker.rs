@@ -68,6 +68,8 @@ pub(super) struct Worker<'a> {
     pub(super) root_scored: bool,
     /// What the completed iterations say about the time this move deserves.
     pub(super) soft_scale: SoftScale,
+    /// `soft_scale` after each completed iteration, for the result.
+    pub(super) soft_scales: Vec<SoftScale>,
 }
 
 impl Worker<'_> {
@@ -109,6 +111,7 @@ impl Worker<'_> {
                 break;
             }
             self.learn_soft_scale(completed);
+            self.soft_scales.push(self.soft_scale);
             completed = depth;
             self.completed_lines = self.root_moves[..multi_pv].to_vec();
             if self.id == 0 {

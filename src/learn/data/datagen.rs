@@ -172,6 +172,10 @@ pub struct Game {
     pub result: GameResult,
     /// Nodes searched over the game.
     pub nodes: u64,
+    /// The opening the game started from (random plies played).
+    pub start: Position,
+    /// The moves played from `start`.
+    pub moves: Vec<Move>,
 }
 
 /// Plays one self-play game from `seed` and returns its kept positions. The worker's
@@ -185,6 +189,8 @@ pub fn play_game(
 ) -> Game {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = opening(config, &mut rng, table);
+    let start = pos.clone();
+    let mut moves = Vec::new();
     let options = search_options(config);
     let limits = move_limits(config);
     table.clear();
@@ -246,6 +252,7 @@ pub fn play_game(
             kept.push(record_of(&pos, score));
         }
         pos.push(best);
+        moves.push(best);
         searched_plies += 1;
     };
     let records = kept
@@ -256,6 +263,8 @@ pub fn play_game(
         records,
         result,
         nodes,
+        start,
+        moves,
     }
 }
 
