@@ -145,16 +145,7 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
                 let distance = |mv: &shakmaty::Move| {
                     let mut after = chess.clone();
                     after.play_unchecked(*mv);
-                    if mv.is_zeroing() || after.is_checkmate() {
-                        0
-                    } else {
-                        reference
-                            .probe_dtz(&after)
-                            .unwrap()
-                            .ignore_rounding()
-                            .0
-                            .abs()
-                    }
+                    plies_to_zeroing(&reference, mv, &after)
                 };
                 let longest = chess.legal_moves().iter().map(distance).max().unwrap();
                 for mv in &moves {
@@ -381,6 +372,21 @@ fn a_damaged_table_is_one_line_naming_the_file_with_backtraces_on() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// How many plies after `mv` (which led to `after`) the next capture or pawn move comes, by
+/// the reference library's DTZ: 0 when `mv` itself zeroes the clock or mates.
+fn plies_to_zeroing(reference: &Tablebase<Chess>, mv: &shakmaty::Move, after: &Chess) -> i32 {
+    if mv.is_zeroing() || after.is_checkmate() {
+        0
+    } else {
+        reference
+            .probe_dtz(after)
+            .unwrap()
+            .ignore_rounding()
+            .0
+            .abs()
+    }
+}
+
 /// The tables' verdict on the position after `mv` (in UCI notation) is played from `fen`,
 /// for the side that played it, as the reference library reads them.
 fn verdict_after(fen: &str, mv: &str) -> Outcome {
@@ -552,16 +558,7 @@ fn cursed_and_blessed_roots_keep_what_the_fifty_move_rule_makes_of_them() {
             let mut after = chess.clone();
             after.play_unchecked(*mv);
             let wdl = reference.probe_wdl_after_zeroing(&after).unwrap();
-            let distance = if mv.is_zeroing() || after.is_checkmate() {
-                0
-            } else {
-                reference
-                    .probe_dtz(&after)
-                    .unwrap()
-                    .ignore_rounding()
-                    .0
-                    .abs()
-            };
+            let distance = plies_to_zeroing(&reference, mv, &after);
             (-wdl.signum(), distance)
         };
         let keeping: Vec<i32> = chess
