@@ -164,10 +164,10 @@ fn the_engine_evaluates_a_trained_net_as_the_trainer_does() {
                     error.mean, error.max, error.bias
                 );
                 // Feature weights in steps of 1/255, output weights of 1/4096 (CReLU) or
-                // 1/128 (SCReLU), and the output rounded toward zero to whole centipawns.
+                // 1/64 (SCReLU), and the output rounded toward zero to whole centipawns.
                 let (mean, max) = match activation {
                     Activation::CReLU => (1.5, 6.0),
-                    Activation::SCReLU => (3.0, 16.0),
+                    Activation::SCReLU => (3.5, 20.0),
                 };
                 assert!(
                     error.mean <= mean && error.max <= max,

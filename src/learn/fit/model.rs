@@ -18,9 +18,9 @@ use crate::engine::eval::nnue::{Activation, Architecture, INPUTS, Network, featu
 /// Largest weight magnitude, kept by clipping after each step: a quantised CReLU output
 /// weight (x4096) stays within `i16`, and 32 feature rows plus a bias (x`QA`) too.
 pub const WEIGHT_CLIP: f32 = 1.98;
-/// Largest SCReLU output weight: quantised (x128) it stays within the kernel's bound of
-/// [`SCRELU_MAX_WEIGHT`] (0.99 x 128 = 126.7, rounded to 127).
-pub const SCRELU_OUTPUT_CLIP: f32 = 0.99;
+/// Largest SCReLU output weight: quantised (x64) it stays within the kernel's bound of
+/// [`SCRELU_MAX_WEIGHT`] (1.98 x 64 = 126.7, rounded to 127).
+pub const SCRELU_OUTPUT_CLIP: f32 = 1.98;
 
 /// Where each parameter block starts in a model's flat parameter vector.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -253,6 +253,19 @@ impl Model {
                 *p = p.clamp(-clip, clip);
             }
         }
+    }
+
+    /// How many output weights sit at their clip, of how many: a clip that binds often
+    /// limits what the net can say.
+    pub fn output_weights_at_clip(&self) -> (usize, usize) {
+        let layout = self.layout();
+        let clip = match self.arch.activation {
+            Activation::CReLU => WEIGHT_CLIP,
+            Activation::SCReLU => SCRELU_OUTPUT_CLIP,
+        };
+        let weights = &self.params[layout.w2..layout.b2];
+        let at_clip = weights.iter().filter(|w| w.abs() >= clip).count();
+        (at_clip, weights.len())
     }
 
     /// The quantised net, in format 3.

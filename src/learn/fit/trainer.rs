@@ -349,8 +349,9 @@ impl Trainer {
                 )));
             }
             let secs = epoch_start.elapsed().as_secs_f64();
+            let (at_clip, outputs) = model.output_weights_at_clip();
             log(&format!(
-                "epoch {}/{}: train loss {loss:.6} validation loss {val_loss:.6} lr {:.6} {:.1} s ({:.0} samples/s)",
+                "epoch {}/{}: train loss {loss:.6} validation loss {val_loss:.6} lr {:.6} {:.1} s ({:.0} samples/s), {at_clip} of {outputs} output weights at the clip",
                 epoch + 1,
                 config.epochs,
                 optimiser::learning_rate(config.lr, epoch, config.epochs),

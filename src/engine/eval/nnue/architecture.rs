@@ -31,7 +31,7 @@ pub const MAX_HIDDEN: usize = 1024;
 pub const MAX_BUCKETS: usize = 8;
 /// The largest quantised output weight a SCReLU net may have: the kernel multiplies
 /// `clamp(x, 0, QA) x w` in `i16`, and `QA x 128 = 32640` fits. The trainer clips its output
-/// weights to +/-0.99 so that they quantise (x128) within it, and loading refuses a file
+/// weights to +/-1.98 so that they quantise (x64) within it, and loading refuses a file
 /// with a larger one.
 pub const SCRELU_MAX_WEIGHT: i16 = (i16::MAX as i32 / QA) as i16;
 
@@ -64,14 +64,13 @@ impl Activation {
 
     /// The scale of the output weights. CReLU keeps them x4096, so rounding costs well
     /// under a centipawn (at 64, format 1, it cost 23 cp RMS). SCReLU's kernel needs
-    /// `QA x w` within `i16` (`|w| <= 128`): x128 with the trainer's output weights clipped
-    /// below 1. (x64 with a clip below 2, the usual choice, doubled the rounding error of a
-    /// trained test net, 2.8 cp against 1.4 on average; x256 with a clip below 0.5 gained
-    /// little more, 1.2 cp, for a clip that binds often: trained output weights reach 1.4.)
+    /// `QA x w` within `i16` (`|w| <= 128`): x64, with the trainer's output weights clipped
+    /// below 2. (x128 with a clip below 1 halved the rounding error of a trained test net,
+    /// 1.4 cp against 2.8 on average, but the clip bound: trained output weights reach 1.4.)
     pub const fn qb(self) -> i32 {
         match self {
             Activation::CReLU => 4096,
-            Activation::SCReLU => 128,
+            Activation::SCReLU => 64,
         }
     }
 

@@ -9,7 +9,7 @@
 //! | 8..12 | inputs, 768 |
 //! | 12..16 | hidden size `H`: a multiple of 16 from 16 to 1024 |
 //! | 16..20 | `QA`, activation scale, 255 |
-//! | 20..24 | `QB`, output weight scale: 4096 with CReLU, 128 with SCReLU |
+//! | 20..24 | `QB`, output weight scale: 4096 with CReLU, 64 with SCReLU |
 //! | 24..28 | centipawns per output unit, 185 |
 //! | 28..32 | activation: 0 CReLU, 1 SCReLU |
 //! | 32..36 | output buckets `B`, 1 to 8 |
