@@ -1,6 +1,7 @@
 //! `rookery train DATA... --out NET`: configures a [`Trainer`] on self-play data (files, or
 //! directories of `*.bin`) and runs it.
 //!
+//! `--init NET` starts from a net's weights (of the same shape) instead of random ones.
 //! `--weight-decay D` shrinks every weight by `D` x the learning rate of itself each step
 //! (AdamW; default 0). `--val` is the share of the samples kept out for validation (whole
 //! games), `--resume` goes on from `NET.ckpt`, `--mirror-files` adds each training position
@@ -22,7 +23,7 @@ use rookery::learn::fit::trainer::Trainer;
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
 [--lr R] [--weight-decay D] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] \
-[--resume] [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
+[--resume] [--init NET] [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
 
 /// Runs `rookery train` with the words after `train`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
@@ -41,6 +42,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             "hidden",
             "activation",
             "output-buckets",
+            "init",
         ],
         &["resume", "mirror-files", "king-mirror"],
     )?;
@@ -74,6 +76,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         validation_share: args.value::<f64>("val")?.unwrap_or(0.02),
         mirror_files: args.switch("mirror-files"),
         resume: args.switch("resume"),
+        init: args.value::<PathBuf>("init")?,
         out,
     };
     let data: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();

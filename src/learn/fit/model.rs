@@ -101,6 +101,30 @@ impl Model {
         Model { arch, params }
     }
 
+    /// The float model a quantised net stands for: each weight divided by the scale it was
+    /// quantised with, so that quantising it again gives `net` back. Training can go on
+    /// from a net whose checkpoint is gone.
+    pub fn from_network(net: &Network) -> Model {
+        let arch = *net.architecture();
+        let layout = Layout::of(&arch);
+        let qb = arch.activation.qb();
+        let mut params = vec![0.0; layout.params];
+        let blocks: [(usize, &[i16], i32); 3] = [
+            (layout.w1, net.feature_weights(), QA),
+            (layout.b1, net.feature_bias(), QA),
+            (layout.w2, net.output_weights(), qb),
+        ];
+        for (start, values, scale) in blocks {
+            for (p, &v) in params[start..].iter_mut().zip(values) {
+                *p = f32::from(v) / scale as f32;
+            }
+        }
+        for (p, &b) in params[layout.b2..].iter_mut().zip(net.output_bias()) {
+            *p = b as f32 / (QA * qb) as f32;
+        }
+        Model { arch, params }
+    }
+
     /// Where its parameter blocks are.
     pub fn layout(&self) -> Layout {
         Layout::of(&self.arch)
@@ -421,6 +445,23 @@ pub(crate) mod tests {
                 "{arch}: {nonzero} of {} gradients non-zero",
                 checked.len()
             );
+        }
+    }
+
+    #[test]
+    fn a_net_read_back_as_a_model_quantises_to_itself() {
+        for activation in [Activation::CReLU, Activation::SCReLU] {
+            let arch = Architecture {
+                activation,
+                buckets: 8,
+                ..Architecture::default()
+            };
+            let mut model = Model::new(arch, 7);
+            model.clip();
+            let net = model.quantise();
+            let again = Model::from_network(&net);
+            assert_eq!(again.arch, arch);
+            assert_eq!(again.quantise().to_bytes(), net.to_bytes(), "{arch}");
         }
     }
 

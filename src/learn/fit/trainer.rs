@@ -19,6 +19,7 @@ use super::checkpoint::Checkpoint;
 use super::dataset::{self, Sample};
 use super::model::Model;
 use super::optimiser::{self, Adam, TrainConfig};
+use crate::engine::eval::nnue::Network;
 use crate::engine::eval::nnue::architecture::SCALE;
 
 /// Why a training run stopped before its end.
@@ -77,6 +78,9 @@ pub struct Trainer {
     pub mirror_files: bool,
     /// Go on from the checkpoint beside the net file, if there is one.
     pub resume: bool,
+    /// Start from this net's weights instead of random ones (a fresh run only; its
+    /// architecture must be the run's).
+    pub init: Option<PathBuf>,
     /// Where the net goes.
     pub out: PathBuf,
 }
@@ -260,7 +264,10 @@ impl Trainer {
         log: &mut dyn FnMut(&str),
     ) -> Result<Start, TrainError> {
         if !(self.resume && checkpoint_path.exists()) {
-            let model = Model::new(self.config.arch, self.config.seed);
+            let model = match &self.init {
+                None => Model::new(self.config.arch, self.config.seed),
+                Some(path) => self.initial_model(path, log)?,
+            };
             return Ok(Start {
                 adam: Adam::new(model.layout().params),
                 model,
@@ -291,6 +298,26 @@ impl Trainer {
             first_epoch: checkpoint.epochs_done,
             best_val_loss: checkpoint.best_val_loss,
         })
+    }
+
+    /// The float model of the net at `path`, refused unless it has the run's architecture.
+    fn initial_model(&self, path: &Path, log: &mut dyn FnMut(&str)) -> Result<Model, TrainError> {
+        let net = Network::read_file(path)
+            .map_err(|e| TrainError(format!("--init {}: {e}", path.display())))?;
+        if *net.architecture() != self.config.arch {
+            return Err(TrainError(format!(
+                "--init {}: a net of {}, this run trains {}",
+                path.display(),
+                net.architecture(),
+                self.config.arch
+            )));
+        }
+        log(&format!(
+            "train: starting from {} (checksum {:016x})",
+            path.display(),
+            net.checksum()
+        ));
+        Ok(Model::from_network(&net))
     }
 
     /// The epochs from `first_epoch` on: train, validate, write the best net and the
@@ -398,6 +425,51 @@ mod tests {
     use crate::engine::eval::nnue::{Activation, Architecture};
 
     #[test]
+    fn a_fresh_run_starts_from_the_init_net_of_its_own_shape_only() {
+        let dir = std::env::temp_dir().join(format!("rookery-init-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut model = Model::new(Architecture::default(), 5);
+        model.clip();
+        let net = model.quantise();
+        let init = dir.join("init.nnue");
+        std::fs::write(&init, net.to_bytes()).unwrap();
+        let trainer = Trainer {
+            config: TrainConfig {
+                epochs: 1,
+                batch: 16,
+                lr: 0.001,
+                wdl: 0.0,
+                weight_decay: 0.0,
+                threads: 1,
+                seed: 1,
+                arch: Architecture::default(),
+            },
+            validation_share: 0.0,
+            mirror_files: false,
+            resume: false,
+            init: Some(init.clone()),
+            out: dir.join("net.nnue"),
+        };
+        let ckpt = trainer.out.with_extension("ckpt");
+        let from = trainer.starting_state(&ckpt, 1, &mut |_| {});
+        let from = from.unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(from.model.quantise().to_bytes(), net.to_bytes());
+        let screlu = Trainer {
+            config: TrainConfig {
+                arch: Architecture {
+                    activation: Activation::SCReLU,
+                    ..Architecture::default()
+                },
+                ..trainer.config.clone()
+            },
+            ..trainer.clone()
+        };
+        let refused = screlu.starting_state(&ckpt, 1, &mut |_| {});
+        assert!(refused.is_err_and(|e| e.0.contains("--init") && e.0.contains("screlu")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_resume_starts_from_the_checkpoints_epoch_and_best_validation_loss() {
         let dir = std::env::temp_dir().join(format!("rookery-trainer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -415,6 +487,7 @@ mod tests {
             validation_share: 0.0,
             mirror_files: false,
             resume: true,
+            init: None,
             out: dir.join("net.nnue"),
         };
         let checkpoint_path = trainer.out.with_extension("ckpt");
