@@ -1,9 +1,10 @@
 //! The training record: one position of a self-play game in 32 bytes, with the search's score
 //! and the game's result.
 //!
-//! A data file is a plain run of records, each written whole, so a file that a stopped run
-//! left behind keeps every complete record, and a run can append to it. A game file's games
-//! replay into records too (see [`super::game_file`]).
+//! The trainer learns from records: a game file's games replay into them (see
+//! [`super::game_file`]), and files of them, which datagen wrote before the game file, are
+//! read as they are. Such a file is a plain run of records, each written whole, so a file
+//! that a stopped run left behind keeps every complete record.
 //!
 //! | bytes | field |
 //! | --- | --- |
