@@ -1,5 +1,5 @@
 //! `rookery`: command-line dispatch. Without a command it is the UCI engine; each tool
-//! (`bench`, `book`, `datagen`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`,
+//! (`bench`, `book`, `datagen`, `data`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`,
 //! `spsa`) is a module of [`cli`], this binary's own.
 
 mod cli;
@@ -20,6 +20,8 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
                        [--random-plies P] [--book EPD] [--net NET | --hce]
                                (--nodes: soft limit per move; --games: total in DIR)
+       rookery data PATH...    checks data files and directories: format, positions, games,
+                               results, distinct games, the manifest; a fault exits 2
        rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
                      [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some("bench") => cli::bench::run(&words[1..]),
         Some("book") => cli::book::run(&words[1..]),
         Some("datagen") => cli::datagen::run(&words[1..]),
+        Some("data") => cli::data::run(&words[1..]),
         Some("train") => cli::train::run(&words[1..]),
         Some("spsa") => cli::spsa::run(&words[1..]),
         None => {

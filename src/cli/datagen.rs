@@ -1,8 +1,8 @@
 //! `rookery datagen --out DIR`: parses the command line into a datagen
 //! [`Session`](rookery::learn::data::session::Session) and runs it (see
 //! [`rookery::learn::data::datagen`] for the games, [`rookery::learn::data::session`] for the
-//! run and its manifest); progress (games, positions, positions per second, W/D/L, repeated
-//! games not written) goes to stderr every ten seconds. The search evaluates with `--net
+//! run and its manifest); progress (games, training positions, positions per second, W/D/L,
+//! repeated games not written) goes to stderr every ten seconds. The search evaluates with `--net
 //! NET`, with the hand-written evaluation under `--hce`, and otherwise as the engine does by
 //! default (`Use NNUE`). A book without a playable position is refused.
 
@@ -19,18 +19,19 @@ use rookery::learn::data::session::{Book, Session};
 pub const USAGE: &str = "\
 usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
                        [--random-plies P] [--book EPD] [--net NET | --hce]
-  --out DIR          appends games to DIR/selfplay.bin and logs the run in DIR/manifest.jsonl
+  --out DIR          appends games to DIR/selfplay.games and logs the run in
+                     DIR/manifest.jsonl (rookery data DIR checks them)
   --nodes N          soft node limit of each move's search (default 5000): the iteration under
                      way finishes once N nodes are passed; a search stops outright at 8 N
-  --games G          the games DIR/selfplay.bin is to hold in all, those already in it
-                     included: a run started again after a stop plays only the games missing
-                     (default: play until stopped)
+  --games G          the games DIR is to hold in all, those already in it included (the
+                     records of an older DIR/selfplay.bin too): a run started again after a
+                     stop plays only the games missing (default: play until stopped)
   --threads T        games played at once (default 1)
   --seed S           the seed of the run's games (default 1)
   --random-plies P   random plies after the opening, one more half the time (default 8)
   --book EPD         openings drawn from a file of FENs, one a line (default: the start
                      position); positions where the game is over are left out, and a book
-                     without a playable one is refused
+                     without a playable one, or with Chess960 castling rights, is refused
   --net NET | --hce  evaluate with a net file, or the hand-written evaluation (default: the
                      built-in net)";
 
@@ -108,8 +109,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         "{} games, {} positions; {} holds {} games",
         generated.games,
         generated.positions,
-        generated.data_file.display(),
-        generated.games_in_file
+        session.dir.display(),
+        generated.games_in_dir
     );
     Ok(Outcome::Success)
 }

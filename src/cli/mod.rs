@@ -4,6 +4,7 @@
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod data;
 pub mod datagen;
 pub mod hash;
 pub mod hashcheck;

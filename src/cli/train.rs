@@ -1,5 +1,5 @@
-//! `rookery train DATA... --out NET`: configures a [`Trainer`] on self-play data (files, or
-//! directories of `*.bin`) and runs it.
+//! `rookery train DATA... --out NET`: configures a [`Trainer`] on self-play data (game files
+//! or files of records, or directories of `*.games` and `*.bin` files) and runs it.
 //!
 //! `--init NET` starts from a net's weights (of the same shape) instead of random ones.
 //! `--weight-decay D` shrinks every weight by `D` x the learning rate of itself each step

@@ -212,7 +212,7 @@ fn bad_input_to_every_tool_exits_2_and_changes_no_file() {
         "100",
     ]);
     assert!(made.status.success());
-    let data = path("data/selfplay.bin");
+    let data = path("data/selfplay.games");
     let before: Vec<(String, Vec<u8>)> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

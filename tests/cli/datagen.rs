@@ -1,6 +1,6 @@
 //! `rookery datagen` driven as a user would, with tiny runs into scratch directories: the
 //! manifest beside the data, `--games` as the total the directory holds, and books refused
-//! when no game can be played from them.
+//! when no game can be played from them, or only in Chess960.
 
 use crate::common;
 use common::scratch_dir;
@@ -15,8 +15,8 @@ use rookery::engine::search::memory::SearchMemory;
 use rookery::engine::tt::ChessTable;
 use rookery::hashing::checksum::fnv1a;
 use rookery::learn::data::datagen::{DatagenConfig, play_game};
-use rookery::learn::data::games::split;
-use rookery::learn::data::record::{GameResult, Record, decode_all};
+use rookery::learn::data::game_file;
+use rookery::learn::data::record::{GameResult, Record};
 use shakmaty::fen::Fen;
 use shakmaty::zobrist::Zobrist64;
 use shakmaty::{Chess, Color, EnPassantMode, Position as _};
@@ -88,12 +88,15 @@ fn manifest(dir: &Path) -> Vec<HashMap<String, String>> {
         .collect()
 }
 
-/// Records and games in the directory's data file.
+/// Training positions and games in the directory's game file.
 fn contents(dir: &Path) -> (usize, usize) {
-    let records = decode_all(&std::fs::read(dir.join("selfplay.bin")).unwrap())
+    let bytes = std::fs::read(dir.join("selfplay.games")).unwrap();
+    let games: Vec<_> = game_file::read(&bytes)
         .unwrap()
-        .records;
-    (records.len(), split(&records).len())
+        .map(|g| g.unwrap().game)
+        .collect();
+    let positions = games.iter().map(|g| g.training_plies()).sum();
+    (positions, games.len())
 }
 
 #[test]
@@ -187,7 +190,7 @@ fn a_rerun_plays_up_to_the_total_games() {
     assert!(out.contains("holds 3 games"), "{out}");
     assert_eq!(contents(&dir).1, 3);
     // The total reached, a rerun is refused and writes nothing.
-    let data = std::fs::read(dir.join("selfplay.bin")).unwrap();
+    let data = std::fs::read(dir.join("selfplay.games")).unwrap();
     let log = std::fs::read(dir.join("manifest.jsonl")).unwrap();
     for games in ["3", "2"] {
         let out = rookery(&["datagen", "--out", dir.to_str().unwrap(), "--games", games]);
@@ -195,7 +198,7 @@ fn a_rerun_plays_up_to_the_total_games() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains("already holds 3 games"), "{stderr}");
     }
-    assert_eq!(std::fs::read(dir.join("selfplay.bin")).unwrap(), data);
+    assert_eq!(std::fs::read(dir.join("selfplay.games")).unwrap(), data);
     assert_eq!(std::fs::read(dir.join("manifest.jsonl")).unwrap(), log);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -215,8 +218,18 @@ fn a_book_without_a_playable_position_is_refused() {
     let illegal = dir.join("illegal.epd");
     // Two white kings.
     std::fs::write(&illegal, "4k3/8/8/8/8/8/8/3KK3 w - -\n").unwrap();
+    // Castling with the b1 rook: a Chess960 right, which the game file cannot hold.
+    let chess960 = dir.join("chess960.epd");
+    std::fs::write(&chess960, "4k3/8/8/8/8/8/8/1R2K3 w B -\n").unwrap();
     let data = dir.join("data");
-    for (book, says) in [(&book, "no playable position"), (&illegal, "illegal.epd:1")] {
+    for (book, says) in [
+        (&book, "no playable position"),
+        (&illegal, "illegal.epd:1"),
+        (
+            &chess960,
+            "chess960.epd:1: castling rights that only Chess960 can have",
+        ),
+    ] {
         let out = rookery(&[
             "datagen",
             "--out",
@@ -304,7 +317,7 @@ fn self_play_labels_agree_with_the_games_replayed() {
                 && record.halfmoves as u32 == pos.halfmoves()
                 && u32::from(record.fullmoves) == u32::from(pos.fullmoves())
         };
-        for &mv in &game.moves {
+        for mv in game.plies.iter().map(|p| p.mv) {
             if let Some(record) = kept.next_if(|r| matches(r, &pos)) {
                 records += 1;
                 assert_eq!(record.turn, pos.turn(), "seed {seed}: side to move");

@@ -11,7 +11,8 @@ use common::uci_client::Engine;
 use rookery::chess::Position;
 use rookery::engine::eval::nnue::evaluate_position;
 use rookery::engine::eval::nnue::{Activation, Architecture, Network, default_network};
-use rookery::learn::data::record::{GameResult, Record, decode_all};
+use rookery::learn::data::game_file;
+use rookery::learn::data::record::{GameResult, Record};
 
 const WAIT: Duration = Duration::from_secs(20);
 
@@ -58,9 +59,8 @@ fn datagen_then_train_then_play_with_the_net() {
         "2",
     ]);
     assert!(stderr.contains("games 4 positions"), "{stderr}");
-    let bytes = std::fs::read(data.join("selfplay.bin")).unwrap();
-    let records = decode_all(&bytes).unwrap().records;
-    assert!(records.len() > 40, "{} records", records.len());
+    let records = training_positions(&std::fs::read(data.join("selfplay.games")).unwrap());
+    assert!(records > 40, "{records} records");
 
     let net = dir.join("net.nnue");
     let n = net.to_str().unwrap();
@@ -207,9 +207,9 @@ fn the_trainer_loads_each_file_and_each_game_once() {
         "--nodes",
         "300",
     ]);
-    let file = data.join("selfplay.bin");
+    let file = data.join("selfplay.games");
     let bytes = std::fs::read(&file).unwrap();
-    let copy = dir.join("copy.bin");
+    let copy = dir.join("copy.games");
     std::fs::write(&copy, &bytes).unwrap();
     let net = dir.join("net.nnue");
     let n = net.to_str().unwrap();
@@ -231,9 +231,10 @@ fn the_trainer_loads_each_file_and_each_game_once() {
         assert!(!net.exists());
     }
     // One file holding each game twice: the repeats are counted and left out.
-    let doubled = dir.join("doubled.bin");
-    std::fs::write(&doubled, [&bytes[..], &bytes[..]].concat()).unwrap();
-    let positions = bytes.len() / 32;
+    let doubled = dir.join("doubled.games");
+    let games = &bytes[game_file::HEADER_BYTES..];
+    std::fs::write(&doubled, [&bytes[..], games].concat()).unwrap();
+    let positions = training_positions(&bytes);
     let train = [
         "train",
         doubled.to_str().unwrap(),
@@ -258,11 +259,79 @@ fn the_trainer_loads_each_file_and_each_game_once() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn train_learns_from_game_files_and_records_together_and_the_net_plays() {
+    let dir = scratch_dir("learn-both-formats");
+    // A directory holding datagen's game file and a file of records, and one of records.
+    let both = dir.join("both");
+    let d = both.to_str().unwrap();
+    succeeds(&["datagen", "--out", d, "--games", "3", "--nodes", "300"]);
+    random_games_data(&both.join("selfplay.bin"), 4, 3);
+    let older = dir.join("older");
+    std::fs::create_dir(&older).unwrap();
+    random_games_data(&older.join("gen1.bin"), 5, 4);
+    let o = older.to_str().unwrap();
+    let listed = rookery(&["data", d, o]);
+    assert!(listed.status.success());
+    let listed = String::from_utf8(listed.stdout).unwrap();
+    let all = listed.lines().last().unwrap();
+    // "all: 3 files, P training positions, G games (...".
+    let words: Vec<&str> = all.split_whitespace().collect();
+    assert_eq!(words[..3], ["all:", "3", "files,"], "{listed}");
+    let (positions, games) = (words[3], words[6]);
+    assert!(listed.contains("selfplay.games: game file v1"), "{listed}");
+    assert!(listed.contains("selfplay.bin: 32-byte records"), "{listed}");
+
+    let net = dir.join("net.nnue");
+    let n = net.to_str().unwrap();
+    let train = ["train", d, o, "--out", n, "--epochs", "1", "--batch", "64"];
+    let stderr = succeeds(&[&train[..], &["--val", "0"]].concat());
+    // The trainer read the three files and every game in them, as `data` counted them.
+    assert!(
+        stderr.contains(&format!("train: {games} games, {games} distinct")),
+        "{games}: {stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("train: 3 files, {positions} samples")),
+        "{positions}: {stderr}"
+    );
+    let losses = train_losses(&stderr);
+    assert!(losses.len() == 1 && losses[0].is_finite(), "{stderr}");
+
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    engine.send(&format!("setoption name EvalFile value {n}"));
+    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+    let checksum = Network::from_bytes(&std::fs::read(&net).unwrap())
+        .unwrap()
+        .checksum();
+    assert!(
+        lines
+            .last()
+            .unwrap()
+            .contains(&format!("checksum {checksum:016x}")),
+        "{lines:?}"
+    );
+    engine.send("setoption name Use NNUE value true");
+    engine.send("position startpos moves d2d4");
+    assert_bestmove(&mut engine, "nodes 2000");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The training positions of a game file's bytes.
+fn training_positions(bytes: &[u8]) -> usize {
+    game_file::read(bytes)
+        .unwrap()
+        .map(|g| g.unwrap().game.training_plies())
+        .sum()
+}
+
 /// A data file of random games' positions, scored by the hand-written evaluation.
-fn random_games_data(path: &std::path::Path, games: usize) {
+fn random_games_data(path: &std::path::Path, games: usize, seed: u64) {
     use rand::{RngExt, SeedableRng};
     use shakmaty::{Chess, Position as _};
-    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(2);
+    let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);
     let mut bytes = Vec::new();
     for _ in 0..games {
         let mut pos = Chess::default();
@@ -291,7 +360,7 @@ fn random_games_data(path: &std::path::Path, games: usize) {
 fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
     let dir = scratch_dir("learn-architecture");
     let data = dir.join("data.bin");
-    random_games_data(&data, 8);
+    random_games_data(&data, 8, 2);
     let d = data.to_str().unwrap();
     let net = dir.join("net.nnue");
     let n = net.to_str().unwrap();
@@ -382,7 +451,7 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
 fn train_refuses_an_output_directory_before_any_work_and_leaves_no_temporary() {
     let dir = scratch_dir("learn-out-directory");
     let data = dir.join("data.bin");
-    random_games_data(&data, 8);
+    random_games_data(&data, 8, 2);
     let d = data.to_str().unwrap();
     let existing = dir.join("nets");
     std::fs::create_dir(&existing).unwrap();

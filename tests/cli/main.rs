@@ -5,6 +5,7 @@
 mod common;
 
 mod commands;
+mod data;
 mod datagen;
 mod hash;
 mod learn;

@@ -5,7 +5,7 @@
 #
 #   tools/lab/nnue_generation.sh GEN DATA_DIR MINUTES [PREVIOUS_NET]
 #
-# GEN names the generation (gen1, gen2, ...). Data goes to DATA_DIR/GEN/selfplay.bin, for
+# GEN names the generation (gen1, gen2, ...). Data goes to DATA_DIR/GEN/selfplay.games, for
 # MINUTES of datagen this run; the net to DATA_DIR/GEN.nnue. Without PREVIOUS_NET the data
 # comes from the hand-written evaluation. The data of earlier generations in DATA_DIR is
 # trained on too. Needs target/release/rookery (run it from the repository's root), fastchess on
@@ -32,7 +32,7 @@ mkdir -p "$data/$gen"
 if [ -n "$previous" ]; then eval_flag="--net $previous"; else eval_flag="--hce"; fi
 
 # Self-play for MINUTES (stopped by timeout; the partial game is lost, the rest kept). A rerun
-# does not replay games: datagen mixes the records already written into its seeds. Openings
+# does not replay games: datagen mixes the positions already written into its seeds. Openings
 # are the start position and random plies, never the book the test matches use. Only the
 # timeout's own exit status (124) is a normal end; any other failure stops the script.
 status=0

@@ -11,20 +11,22 @@
 //!   one thread, a table of its own that is cleared between games: a game is a function of
 //!   its seed alone. The search evaluates with [`DatagenConfig::network`], or the hand-written
 //!   evaluation.
-//! - **Kept positions.** Not in check, best move quiet (no capture, no promotion), score not a
-//!   mate or tablebase score.
+//! - **Training positions.** Not in check, best move quiet (no capture, no promotion), score
+//!   not a mate or tablebase score ([`trainable`]); every other ply is kept in the game,
+//!   marked skipped.
 //! - **Game end.** Checkmate, stalemate, insufficient material, the fifty-move rule and
 //!   threefold repetition end a game as the rules say. To save time, a game is adjudicated
 //!   won once the score has stayed beyond [`WIN_SCORE`] for [`WIN_PLIES`] plies in a row, and
 //!   drawn once it has stayed within [`DRAW_SCORE`] for [`DRAW_PLIES`] plies past ply
 //!   [`DRAW_FROM_PLY`], or at [`MAX_PLIES`].
-//! - **Output.** Records are appended to one file through a [`DataWriter`], a whole game in
-//!   one write; a game that repeats one of the run's games is not written. A run stopped at
-//!   any moment loses at most the games in progress; a restart first cuts a partly written
-//!   record off the end, then appends. The restart's seeds are mixed with the number of
-//!   records already there, so it does not replay the games it has.
-//! - **Total.** [`DatagenConfig::games`] counts the games in the file, those already there
-//!   included: a run started again after a stop plays only the games still missing.
+//! - **Output.** Games are appended to a game file (see [`super::game_file`]) through a
+//!   [`DataWriter`], a whole game in one write; a game that repeats one of the run's games,
+//!   or has no training position, is not written. A run stopped at any moment loses at most
+//!   the games in progress. The restart's seeds are mixed with the number of training
+//!   positions already there, so it does not replay the games it has.
+//! - **Total.** [`DatagenConfig::games`] counts the games in the directory, those already
+//!   there included (a file of 32-byte records beside the game file too): a run started
+//!   again after a stop plays only the games still missing.
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -33,14 +35,14 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use shakmaty::{Color, Move, Position as _};
+use shakmaty::{Color, Position as _};
 
+use super::game_file::{Ply, ScoredGame, trainable};
 use super::record::{GameResult, Record};
 use super::writer::{DataWriter, Written};
 use crate::chess::Position;
 use crate::engine::eval::nnue::Network;
 use crate::engine::limits::Limits;
-use crate::engine::score::{MATE_BOUND, TB_BOUND};
 use crate::engine::search::memory::SearchMemory;
 use crate::engine::search::{SearchOptions, Signals, Silent, search, search_with_memory};
 use crate::engine::tt::ChessTable;
@@ -72,7 +74,7 @@ const TABLE_MIB: usize = 16;
 pub struct DatagenConfig {
     /// Soft node limit of each move's search.
     pub nodes: u64,
-    /// Games the data file is to hold in all, those already in it included; `None` runs
+    /// Games the data directory is to hold in all, those already in it included; `None` runs
     /// until stopped.
     pub games: Option<u64>,
     /// Generating threads, one game each at a time.
@@ -94,12 +96,12 @@ pub struct Progress {
     pub games: AtomicU64,
     /// Games not written because the run had written the same game before.
     pub repeats: AtomicU64,
-    /// Games not written because they would have read as part of the game before them.
-    pub continuations: AtomicU64,
-    /// Games not written because they kept no position.
+    /// Games not written because training uses none of their positions.
     pub empty: AtomicU64,
-    /// Positions written.
+    /// Training positions written.
     pub positions: AtomicU64,
+    /// Plies written, training positions or not.
+    pub plies: AtomicU64,
     /// Games White won.
     pub white_wins: AtomicU64,
     /// Games drawn.
@@ -117,7 +119,6 @@ impl Progress {
         let skipped = match written {
             Written::Game => None,
             Written::Repeat => Some(&self.repeats),
-            Written::Continuation => Some(&self.continuations),
             Written::Empty => Some(&self.empty),
         };
         if let Some(counter) = skipped {
@@ -126,6 +127,7 @@ impl Progress {
         }
         self.games.fetch_add(1, Relaxed);
         self.positions.fetch_add(game.records.len() as u64, Relaxed);
+        self.plies.fetch_add(game.plies.len() as u64, Relaxed);
         match game.result {
             GameResult::WhiteWon => &self.white_wins,
             GameResult::Draw => &self.draws,
@@ -150,14 +152,9 @@ impl Progress {
             self.black_wins.load(Relaxed),
             self.repeats.load(Relaxed),
         );
-        for (name, counter) in [
-            ("continuations", &self.continuations),
-            ("empty", &self.empty),
-        ] {
-            let n = counter.load(Relaxed);
-            if n > 0 {
-                line += &format!(" {name} {n}");
-            }
+        let empty = self.empty.load(Relaxed);
+        if empty > 0 {
+            line += &format!(" empty {empty}");
         }
         line
     }
@@ -166,7 +163,7 @@ impl Progress {
 /// One finished self-play game.
 #[derive(Clone, Debug)]
 pub struct Game {
-    /// The kept positions, with the game's result filled in.
+    /// The training positions, with the game's result filled in.
     pub records: Vec<Record>,
     /// How it ended.
     pub result: GameResult,
@@ -174,11 +171,22 @@ pub struct Game {
     pub nodes: u64,
     /// The opening the game started from (random plies played).
     pub start: Position,
-    /// The moves played from `start`.
-    pub moves: Vec<Move>,
+    /// The plies played from `start`, with their scores.
+    pub plies: Vec<Ply>,
 }
 
-/// Plays one self-play game from `seed` and returns its kept positions. The worker's
+impl Game {
+    /// The game as the game file keeps it.
+    pub fn scored(&self) -> ScoredGame {
+        ScoredGame {
+            start: self.start.chess().clone(),
+            plies: self.plies.clone(),
+            result: self.result,
+        }
+    }
+}
+
+/// Plays one self-play game from `seed`: its plies and training positions. The worker's
 /// `table` and `memory` start the game empty and keep what each move's search learned for
 /// the next, as an engine does through a game.
 pub fn play_game(
@@ -190,7 +198,7 @@ pub fn play_game(
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut pos = opening(config, &mut rng, table);
     let start = pos.clone();
-    let mut moves = Vec::new();
+    let mut plies = Vec::new();
     let options = search_options(config);
     let limits = move_limits(config);
     table.clear();
@@ -248,11 +256,17 @@ pub fn play_game(
         } else {
             drawn_streak = 0;
         }
-        if keeps(&pos, best, score) {
-            kept.push(record_of(&pos, score));
+        let clamped = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        let skip = !trainable(pos.chess(), best, score);
+        if !skip {
+            kept.push(Record::of_position(pos.chess(), clamped, GameResult::Draw));
         }
         pos.push(best);
-        moves.push(best);
+        plies.push(Ply {
+            mv: best,
+            score: clamped,
+            skip,
+        });
         searched_plies += 1;
     };
     let records = kept
@@ -264,7 +278,7 @@ pub fn play_game(
         result,
         nodes,
         start,
-        moves,
+        plies,
     }
 }
 
@@ -290,27 +304,6 @@ fn rules_result(pos: &Position) -> Option<GameResult> {
         return Some(GameResult::Draw);
     }
     None
-}
-
-/// Whether the position is worth training on: quiet, not in check, a real score.
-fn keeps(pos: &Position, best: Move, score: i32) -> bool {
-    !pos.chess().is_check()
-        && !best.is_capture()
-        && !best.is_promotion()
-        && score.abs() < MATE_BOUND.min(TB_BOUND)
-}
-
-/// The position as a record; the result is filled in when the game ends.
-fn record_of(pos: &Position, score: i32) -> Record {
-    let chess = pos.chess();
-    Record {
-        board: chess.board().clone(),
-        turn: chess.turn(),
-        score: score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
-        result: GameResult::Draw,
-        halfmoves: chess.halfmoves().min(255) as u8,
-        fullmoves: u16::try_from(u32::from(chess.fullmoves())).unwrap_or(u16::MAX),
-    }
 }
 
 /// The limits of a move's search: the soft node limit, and the hard one at
@@ -377,7 +370,8 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> 
     Position::startpos()
 }
 
-/// The seed of game `index` of a run with `seed` that started on a file of `existing` records.
+/// The seed of game `index` of a run with `seed` that started on data of `existing` training
+/// positions.
 fn game_seed(seed: u64, existing: u64, index: u64) -> u64 {
     // SplitMix64 steps: nearby inputs give unrelated seeds.
     let mut z = seed
@@ -437,7 +431,7 @@ pub fn run(
                         let written = writer
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
-                            .write(&game.records);
+                            .write(&game.scored());
                         match written {
                             Ok(written) => {
                                 progress.count(&game, written);
@@ -477,8 +471,8 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::learn::data::games::split;
-    use crate::learn::data::record::decode_all;
+    use crate::engine::score::{MATE_BOUND, TB_BOUND};
+    use crate::learn::data::game_file;
     use shakmaty::{CastlingMode, Chess, FromSetup, Role, Setup};
     use std::path::PathBuf;
 
@@ -494,11 +488,13 @@ mod tests {
         }
     }
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh directory for one test: its game file and its file of records.
+    fn scratch(name: &str) -> (PathBuf, PathBuf) {
         let dir =
             std::env::temp_dir().join(format!("rookery-datagen-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        dir.join("data.bin")
+        (dir.join("data.games"), dir.join("data.bin"))
     }
 
     fn quiet(_: &Progress, _: Duration) {}
@@ -527,6 +523,29 @@ mod tests {
     }
 
     #[test]
+    fn a_game_read_back_from_its_bytes_gives_the_records_it_kept() {
+        let config = config();
+        let table = ChessTable::new(1).unwrap();
+        let mut memory = SearchMemory::new();
+        let (mut plies, mut skipped) = (0, 0);
+        for seed in 0..4 {
+            let game = play_game(&config, seed, &table, &mut memory);
+            let mut bytes = game_file::header().to_vec();
+            bytes.extend(game.scored().encode().unwrap());
+            let read: Vec<_> = game_file::read(&bytes).unwrap().collect();
+            let [Ok(read)] = &read[..] else {
+                panic!("seed {seed}: {read:?}")
+            };
+            assert_eq!(read.game, game.scored(), "seed {seed}");
+            assert_eq!(read.game.records(), game.records, "seed {seed}");
+            plies += game.plies.len();
+            skipped += game.plies.iter().filter(|p| p.skip).count();
+        }
+        // Some plies were left out of training, and kept in the game.
+        assert!(skipped > 0 && skipped < plies, "{skipped} of {plies}");
+    }
+
+    #[test]
     fn openings_a_search_scores_beyond_the_limit_are_not_played() {
         // Black without its queen, and the start position: only the second is played.
         let queenless = Position::from_fen(
@@ -550,9 +569,8 @@ mod tests {
     }
 
     #[test]
-    fn a_restart_cuts_a_partial_record_and_plays_up_to_the_total() {
-        let path = scratch("restart");
-        let _ = std::fs::remove_file(&path);
+    fn a_restart_plays_other_games_up_to_the_total() {
+        let (path, records) = scratch("restart");
         let stop = AtomicBool::new(false);
         let run_on = |games: u64| {
             let config = DatagenConfig {
@@ -561,37 +579,44 @@ mod tests {
             };
             run(
                 &config,
-                DataWriter::open(&path).unwrap(),
+                DataWriter::open(&path, &records).unwrap(),
                 &stop,
                 Duration::from_secs(60),
                 &quiet,
             )
             .unwrap()
         };
+        let hashes = |bytes: &[u8]| -> Vec<u64> {
+            game_file::read(bytes)
+                .unwrap()
+                .map(|g| crate::hashing::checksum::fnv1a(g.unwrap().bytes))
+                .collect()
+        };
         let first = run_on(2);
         assert_eq!(first.games.load(Relaxed), 2);
         let written = std::fs::read(&path).unwrap();
-        assert_eq!(written.len() as u64, 32 * first.positions.load(Relaxed));
-        // A run stopped mid-write leaves part of a record behind.
-        std::fs::write(&path, [&written[..], &[1u8; 13][..]].concat()).unwrap();
+        assert_eq!(hashes(&written).len(), 2);
         // Four games in all: the two already there and two more.
         let second = run_on(4);
         assert_eq!(second.games.load(Relaxed), 2);
         let all = std::fs::read(&path).unwrap();
-        let decoded = decode_all(&all).unwrap();
-        assert_eq!(decoded.trailing_bytes, 0);
         assert_eq!(&all[..written.len()], &written[..], "earlier games kept");
+        let games: Vec<ScoredGame> = game_file::read(&all)
+            .unwrap()
+            .map(|g| g.unwrap().game)
+            .collect();
+        assert_eq!(games.len(), 4);
         let total = first.positions.load(Relaxed) + second.positions.load(Relaxed);
-        assert_eq!(decoded.records.len() as u64, total);
-        assert_eq!(split(&decoded.records).len(), 4);
-        // The restart played other games than the first run: no record of its games is
-        // one of the first run's.
-        let first_records: std::collections::HashSet<&[u8]> = written.chunks(32).collect();
-        let repeated = all[written.len()..]
-            .chunks(32)
-            .filter(|r| first_records.contains(r))
-            .count();
-        assert_eq!(repeated, 0, "records of the first run written again");
+        let training: usize = games.iter().map(ScoredGame::training_plies).sum();
+        assert_eq!(training as u64, total);
+        let plies: usize = games.iter().map(|g| g.plies.len()).sum();
+        assert_eq!(
+            plies as u64,
+            first.plies.load(Relaxed) + second.plies.load(Relaxed)
+        );
+        // The restart played other games than the first run.
+        let hashes = hashes(&all);
+        assert!(!hashes[2..].iter().any(|h| hashes[..2].contains(h)));
         // The total reached, a run plays nothing.
         assert_eq!(run_on(4).games.load(Relaxed), 0);
         assert_eq!(std::fs::read(&path).unwrap(), all);
@@ -600,13 +625,13 @@ mod tests {
 
     #[test]
     fn a_set_stop_flag_ends_the_run_at_once() {
-        let path = scratch("stop");
+        let (path, records) = scratch("stop");
         let config = DatagenConfig {
             games: None,
             ..config()
         };
         let stop = AtomicBool::new(true);
-        let writer = DataWriter::open(&path).unwrap();
+        let writer = DataWriter::open(&path, &records).unwrap();
         let progress = run(&config, writer, &stop, Duration::from_secs(60), &quiet).unwrap();
         assert_eq!(progress.games.load(Relaxed), 0);
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();

@@ -1,16 +1,17 @@
-//! Games in a data file: where one game's records end and the next game's begin, and a
-//! hash that tells games apart.
+//! Games in a file of 32-byte records: where one game's records end and the next game's
+//! begin, and a hash that tells games apart. (A game file says where its games begin; see
+//! [`super::game_file`].)
 //!
-//! A data file is a plain run of records, one whole game after another, with nothing
+//! A file of records is a plain run of records, one whole game after another, with nothing
 //! between games. A record [`continues`] the record before it when it can come later in the
 //! same game: a later ply (move number and side to move), no side with more pieces, no pawn
 //! back on its starting rank, and a halfmove clock that either counts on from the earlier
 //! one (then no piece was taken and no pawn moved: the same pawns, as many pieces) or was
 //! reset in between. A game starts at its opening, so its first record almost never
-//! continues the last record of the game before; `rookery datagen` does not write a game
-//! whose first record would (see [`super::writer`]), so its files split into exactly the
-//! games it wrote. Files written before that rule split the same way but for such rare
-//! pairs, which then read as one game.
+//! continues the last record of the game before; `rookery datagen`, when it wrote records,
+//! did not write a game whose first record would, so its files split into exactly the games
+//! it wrote. Files written before that rule split the same way but for such rare pairs,
+//! which then read as one game.
 
 use std::ops::Range;
 

@@ -1,19 +1,20 @@
 //! The manifest beside self-play data, `DIR/manifest.jsonl`: one JSON object per line, a
 //! `start` line when a datagen run begins and an `end` line when it finishes.
 //!
-//! The `start` line gives what made the records that follow: the build and its commit, the
-//! net's checksum, the search's node limits, seed, threads and openings, and the records and
-//! games already in the file. The `end` line gives the counts when the run ended. A run
-//! that was killed has no `end` line: its records run up to the next `start` line's
-//! `records_start` (or to the end of the file). So every record written by a run is
-//! accounted for by the `start` line before it; the format is in `docs/net.md`.
+//! The `start` line gives what made the games that follow: the build and its commit, the
+//! net's checksum, the search's node limits, seed, threads and openings, and the training
+//! positions (`records`) and games already in the directory. The `end` line gives the counts
+//! when the run ended. A run that was killed has no `end` line: its games run up to the next
+//! `start` line's counts (or to the end of the data). So every game written by a run is
+//! accounted for by the `start` line before it; the format is in `docs/net.md`. [`Summary`]
+//! reads a manifest back for `rookery data`.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::json::JsonObject;
+use crate::json::{JsonObject, JsonValue, parse_flat_object};
 
 /// The manifest's name inside a datagen directory.
 pub const MANIFEST_FILE: &str = "manifest.jsonl";
@@ -57,11 +58,11 @@ pub struct RunStart {
     pub openings: OpeningSource,
     /// Random plies after the opening (one more half the time).
     pub random_plies: usize,
-    /// Games the file is to hold in all; `None` runs until stopped.
+    /// Games the directory is to hold in all; `None` runs until stopped.
     pub games_target: Option<u64>,
-    /// Records in the file at the start.
+    /// Training positions in the directory at the start.
     pub records: u64,
-    /// Games in the file at the start.
+    /// Games in the directory at the start.
     pub games: u64,
 }
 
@@ -113,18 +114,16 @@ pub struct RunEnd {
     pub time: u64,
     /// The `start` line's time.
     pub started: u64,
-    /// Records in the file at the start.
+    /// Training positions in the directory at the start.
     pub records_start: u64,
-    /// Records in the file at the end.
+    /// Training positions in the directory at the end.
     pub records_end: u64,
-    /// Games in the file at the start.
+    /// Games in the directory at the start.
     pub games_start: u64,
-    /// Games in the file at the end.
+    /// Games in the directory at the end.
     pub games_end: u64,
     /// Games not written because this run had written the same game before.
     pub repeats: u64,
-    /// Games not written because they would have read as part of the game before.
-    pub continuations: u64,
 }
 
 impl RunEnd {
@@ -139,7 +138,6 @@ impl RunEnd {
             .number("games_start", self.games_start)
             .number("games_end", self.games_end)
             .number("repeats_skipped", self.repeats)
-            .number("continuations_skipped", self.continuations)
             .finish()
     }
 }
@@ -158,6 +156,126 @@ pub fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// What a manifest says of the runs it logs, as `rookery data` prints it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Runs begun (`start` lines).
+    pub runs: usize,
+    /// Runs that finished (`end` lines).
+    pub ended: usize,
+    /// The runs' seeds, each once, in order.
+    pub seeds: Vec<u64>,
+    /// The nets that evaluated (checksums, `hce` for the hand-written evaluation), each
+    /// once, in order.
+    pub nets: Vec<String>,
+    /// The runs' soft node limits, each once, in order.
+    pub nodes: Vec<u64>,
+    /// The last `end` line's `records_end` and `games_end`.
+    pub last_end: Option<(u64, u64)>,
+}
+
+/// A manifest line that is not one, at a byte offset.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ManifestError {
+    /// The line's first byte.
+    pub offset: u64,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl std::fmt::Display for ManifestError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for ManifestError {}
+
+/// Adds `value` to `list` unless it is there.
+fn push_new<T: PartialEq>(list: &mut Vec<T>, value: T) {
+    if !list.contains(&value) {
+        list.push(value);
+    }
+}
+
+impl Summary {
+    /// Reads a manifest's text; a line that is not a `start` or `end` object with its
+    /// members is refused at its first byte.
+    pub fn read(text: &str) -> Result<Summary, ManifestError> {
+        let mut summary = Summary::default();
+        let mut offset = 0;
+        for line in text.split_inclusive('\n') {
+            if !line.trim().is_empty() {
+                summary.add(line).map_err(|message| ManifestError {
+                    offset: offset as u64,
+                    message,
+                })?;
+            }
+            offset += line.len();
+        }
+        Ok(summary)
+    }
+
+    /// Counts one line.
+    fn add(&mut self, line: &str) -> Result<(), String> {
+        let members = parse_flat_object(line).ok_or("not a flat JSON object")?;
+        let get = |key: &str| {
+            members
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v)
+                .ok_or(format!("no '{key}'"))
+        };
+        let number = |key: &str| match get(key)? {
+            JsonValue::Number(n) => Ok(*n),
+            _ => Err(format!("'{key}' is not a number")),
+        };
+        match get("event")? {
+            JsonValue::String(e) if e == "start" => {
+                self.runs += 1;
+                push_new(&mut self.seeds, number("seed")?);
+                push_new(&mut self.nodes, number("nodes")?);
+                let net = match get("net")? {
+                    JsonValue::String(net) => net.clone(),
+                    _ => "hce".to_string(),
+                };
+                push_new(&mut self.nets, net);
+            }
+            JsonValue::String(e) if e == "end" => {
+                self.ended += 1;
+                self.last_end = Some((number("records_end")?, number("games_end")?));
+            }
+            _ => return Err("'event' is neither 'start' nor 'end'".into()),
+        }
+        Ok(())
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let list = |items: Vec<String>| {
+            if items.is_empty() {
+                "none".to_string()
+            } else {
+                items.join(", ")
+            }
+        };
+        write!(
+            f,
+            "{} runs ({} ended); seeds {}; nets {}; nodes {}",
+            self.runs,
+            self.ended,
+            list(self.seeds.iter().map(u64::to_string).collect()),
+            list(self.nets.clone()),
+            list(self.nodes.iter().map(u64::to_string).collect()),
+        )?;
+        match self.last_end {
+            Some((records, games)) => write!(f, "; last records_end {records}, games_end {games}"),
+            None => f.write_str("; no run ended"),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -193,7 +311,7 @@ mod tests {
             net: None,
             openings: OpeningSource::StartPosition,
             games_target: Some(4),
-            ..start
+            ..start.clone()
         };
         let line = hce.line();
         assert!(line.contains(r#""net":null"#), "{line}");
@@ -209,12 +327,32 @@ mod tests {
             records_end: 30,
             games_start: 1,
             games_end: 3,
-            repeats: 0,
-            continuations: 1,
+            repeats: 1,
         };
         assert_eq!(
             end.line(),
-            r#"{"event":"end","time":5,"time_start":4,"records_start":10,"records_end":30,"games_start":1,"games_end":3,"repeats_skipped":0,"continuations_skipped":1}"#
+            r#"{"event":"end","time":5,"time_start":4,"records_start":10,"records_end":30,"games_start":1,"games_end":3,"repeats_skipped":1}"#
+        );
+        // Read back: two runs, one of them ended.
+        let text = format!("{}\n{}\n{}\n", start.line(), end.line(), hce.line());
+        let summary = Summary::read(&text).unwrap();
+        assert_eq!(
+            summary.to_string(),
+            "2 runs (1 ended); seeds 8; nets d448e24d0dec3867, hce; nodes 5000; \
+             last records_end 30, games_end 3"
+        );
+        let broken = format!("{}\n{{\"event\":\"end\"}}\n", start.line());
+        assert_eq!(
+            Summary::read(&broken),
+            Err(ManifestError {
+                offset: start.line().len() as u64 + 1,
+                message: "no 'records_end'".into()
+            })
+        );
+        let error = Summary::read("garbage\n").unwrap_err();
+        assert_eq!(
+            (error.offset, error.message.as_str()),
+            (0, "not a flat JSON object")
         );
     }
 }

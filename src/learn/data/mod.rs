@@ -1,15 +1,21 @@
 //! The data wing: what self-play writes for the trainer.
 //!
-//! - [`record`]: the 32-byte training record that self-play writes and the trainer reads.
-//! - [`games`]: where games begin in a data file, and a hash per game.
-//! - [`writer`]: the data file a datagen run appends whole games to.
+//! - [`game_file`]: the game file: whole games, each a start position and every ply's move and
+//!   score, that self-play writes and the trainer replays.
+//! - [`record`]: the 32-byte training record, the position the trainer learns from, and the
+//!   format self-play wrote before the game file.
+//! - [`games`]: where games begin in a file of records, and a hash per game.
+//! - [`reader`]: data files of either format, read game by game.
+//! - [`writer`]: the game file a datagen run appends whole games to.
 //! - [`manifest`]: the record of datagen runs kept beside their data.
-//! - [`datagen`]: self-play games that write training records.
+//! - [`datagen`]: self-play games.
 //! - [`session`]: a datagen run from its settings to the data directory.
 
 pub mod datagen;
+pub mod game_file;
 pub mod games;
 pub mod manifest;
+pub mod reader;
 pub mod record;
 pub mod session;
 pub mod writer;

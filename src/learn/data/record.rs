@@ -1,8 +1,10 @@
 //! The training record: one position of a self-play game in 32 bytes, with the search's score
 //! and the game's result.
 //!
-//! A data file is a plain run of records, each written whole, so a file that a stopped run
-//! left behind keeps every complete record, and a run can append to it.
+//! The trainer learns from records: a game file's games replay into them (see
+//! [`super::game_file`]), and files of them, which datagen wrote before the game file, are
+//! read as they are. Such a file is a plain run of records, each written whole, so a file
+//! that a stopped run left behind keeps every complete record.
 //!
 //! | bytes | field |
 //! | --- | --- |
@@ -19,7 +21,7 @@
 
 use std::fmt;
 
-use shakmaty::{Bitboard, Board, Color, Piece, Role};
+use shakmaty::{Bitboard, Board, Chess, Color, Piece, Position as _, Rank, Role};
 
 /// Bytes in one record.
 pub const RECORD_BYTES: usize = 32;
@@ -38,6 +40,16 @@ pub enum GameResult {
 }
 
 impl GameResult {
+    /// The result a byte names: 0 Black won, 1 draw, 2 White won.
+    pub fn from_byte(byte: u8) -> Option<GameResult> {
+        match byte {
+            0 => Some(GameResult::BlackWon),
+            1 => Some(GameResult::Draw),
+            2 => Some(GameResult::WhiteWon),
+            _ => None,
+        }
+    }
+
     /// The result as a score for `side`: 1 for a win, 0.5 for a draw, 0 for a loss.
     pub fn score_for(self, side: Color) -> f32 {
         let white = match self {
@@ -111,16 +123,58 @@ fn code_piece(code: u8) -> Option<Piece> {
     Some(role.of(color))
 }
 
+/// Writes the pieces of `board` as nibbles into `out`, one per occupied square in ascending
+/// order, low nibble first (`out` holds at least half the pieces, rounded up, and starts
+/// zeroed).
+pub fn pack_pieces(board: &Board, out: &mut [u8]) {
+    for (i, (_, piece)) in board.into_iter().enumerate() {
+        out[i / 2] |= piece_code(piece) << (4 * (i % 2));
+    }
+}
+
+/// The board whose `occupied` squares hold the pieces of `nibbles`, in the order
+/// [`pack_pieces`] writes them; refuses a nibble that names no piece, a side without
+/// exactly one king, and a pawn on the first or last rank.
+pub fn unpack_pieces(occupied: Bitboard, nibbles: &[u8]) -> Result<Board, RecordError> {
+    let nibble = |i: usize| (nibbles[i / 2] >> (4 * (i % 2))) & 15;
+    let mut board = Board::empty();
+    for (i, square) in occupied.into_iter().enumerate() {
+        let piece = code_piece(nibble(i)).ok_or(RecordError::BadPiece(nibble(i)))?;
+        board.set_piece_at(square, piece);
+    }
+    if Color::ALL
+        .iter()
+        .any(|&c| (board.kings() & board.by_color(c)).count() != 1)
+    {
+        return Err(RecordError::Kings);
+    }
+    let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
+    if (board.pawns() & back_ranks).any() {
+        return Err(RecordError::PawnOnBackRank);
+    }
+    Ok(board)
+}
+
 impl Record {
+    /// The record of a position: its board, side to move and clocks (the halfmove clock
+    /// capped at 255, a move number beyond `u16` at its largest), with `score` and `result`.
+    pub fn of_position(chess: &Chess, score: i16, result: GameResult) -> Record {
+        Record {
+            board: chess.board().clone(),
+            turn: chess.turn(),
+            score,
+            result,
+            halfmoves: chess.halfmoves().min(255) as u8,
+            fullmoves: u16::try_from(u32::from(chess.fullmoves())).unwrap_or(u16::MAX),
+        }
+    }
+
     /// The record's bytes.
     pub fn encode(&self) -> [u8; RECORD_BYTES] {
         let mut bytes = [0u8; RECORD_BYTES];
         let occupied = self.board.occupied();
         bytes[0..8].copy_from_slice(&u64::from(occupied).to_le_bytes());
-        for (i, square) in occupied.into_iter().enumerate() {
-            let code = self.board.piece_at(square).map_or(0, piece_code);
-            bytes[8 + i / 2] |= code << (4 * (i % 2));
-        }
+        pack_pieces(&self.board, &mut bytes[8..24]);
         bytes[24..26].copy_from_slice(&self.score.to_le_bytes());
         bytes[26] = self.result as u8;
         bytes[27] = u8::from(self.turn.is_black());
@@ -140,33 +194,11 @@ impl Record {
             return Err(RecordError::TooManyPieces(occupied.count() as u32));
         }
         let nibble = |i: usize| (bytes[8 + i / 2] >> (4 * (i % 2))) & 15;
-        let mut board = Board::empty();
-        for (i, square) in occupied.into_iter().enumerate() {
-            let piece = code_piece(nibble(i)).ok_or(RecordError::BadPiece(nibble(i)))?;
-            board.set_piece_at(square, piece);
-        }
+        let board = unpack_pieces(occupied, &bytes[8..24])?;
         if let Some(code) = (occupied.count()..32).map(nibble).find(|&c| c != 0) {
             return Err(RecordError::BadPiece(code));
         }
-        if Color::ALL
-            .iter()
-            .any(|&c| (board.kings() & board.by_color(c)).count() != 1)
-        {
-            return Err(RecordError::Kings);
-        }
-        if (board.pawns()
-            & (Bitboard::from_rank(shakmaty::Rank::First)
-                | Bitboard::from_rank(shakmaty::Rank::Eighth)))
-        .any()
-        {
-            return Err(RecordError::PawnOnBackRank);
-        }
-        let result = match bytes[26] {
-            0 => GameResult::BlackWon,
-            1 => GameResult::Draw,
-            2 => GameResult::WhiteWon,
-            r => return Err(RecordError::Result(r)),
-        };
+        let result = GameResult::from_byte(bytes[26]).ok_or(RecordError::Result(bytes[26]))?;
         let turn = match bytes[27] {
             0 => Color::White,
             1 => Color::Black,
@@ -183,7 +215,7 @@ impl Record {
     }
 }
 
-/// What a data file held.
+/// What a file of records held.
 #[derive(Debug)]
 pub struct Decoded {
     /// Every complete record, in file order.
@@ -209,7 +241,7 @@ impl fmt::Display for CorruptRecord {
 
 impl std::error::Error for CorruptRecord {}
 
-/// Reads the records of a data file's bytes. A cut-off record at the end is left out and
+/// Reads the records of a file of records' bytes. A cut-off record at the end is left out and
 /// counted in [`Decoded::trailing_bytes`]; any corrupt complete record refuses the file.
 pub fn decode_all(bytes: &[u8]) -> Result<Decoded, CorruptRecord> {
     let chunks = bytes.chunks_exact(RECORD_BYTES);
@@ -230,7 +262,6 @@ pub fn decode_all(bytes: &[u8]) -> Result<Decoded, CorruptRecord> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use shakmaty::{Chess, Position as _};
 
     fn sample() -> Record {
         Record {

@@ -1,13 +1,15 @@
-//! A datagen run from its settings to the data directory: the data file opened (a partly
-//! written record cut off), the run logged in the manifest at its start and at its end, the
+//! A datagen run from its settings to the data directory: the game file opened and the data
+//! already there counted, the run logged in the manifest at its start and at its end, the
 //! games played with progress reported on the way. The mirror of
 //! [`Trainer`](crate::learn::fit::trainer::Trainer) on the data side: `rookery datagen`
 //! only parses its arguments into a [`Session`] and runs it.
 //!
-//! Records are appended to `DIR/selfplay.bin`, and each run is logged in
-//! `DIR/manifest.jsonl` (see [`manifest`]). A session stops once the file holds
-//! [`DatagenConfig::games`] games, or when killed: every game already written stays, and
-//! running the same session again goes on until the file holds them all.
+//! Games are appended to `DIR/selfplay.games` (see [`game_file`](super::game_file)), and each
+//! run is logged in `DIR/manifest.jsonl` (see [`manifest`]). The 32-byte records of
+//! `DIR/selfplay.bin`, which datagen wrote before the game file, are counted with them and
+//! left as they are. A session stops once the directory holds [`DatagenConfig::games`] games,
+//! or when killed: every game already written stays, and running the same session again goes
+//! on until the directory holds them all.
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
@@ -20,9 +22,13 @@ use crate::chess::Position;
 use crate::engine::build_info::GIT_COMMIT;
 use crate::hashing::checksum::fnv1a;
 use crate::input_file;
+use shakmaty::CastlingMode;
 
-/// The data file's name inside the output directory.
-pub const DATA_FILE: &str = "selfplay.bin";
+/// The game file's name inside the output directory.
+pub const GAME_FILE: &str = "selfplay.games";
+/// The name of the file of 32-byte records inside the output directory, which runs before
+/// the game file wrote.
+pub const RECORD_FILE: &str = "selfplay.bin";
 
 /// The longest opening file read (`--book`): millions of positions, one a line.
 const MAX_BOOK_BYTES: u64 = 1 << 30;
@@ -63,8 +69,9 @@ impl Book {
     }
 
     /// The playable start positions of an EPD or FEN file, one a line (fields after the
-    /// fourth ignored). A line that is not a legal position refuses the file, and so does a
-    /// file without a position where a game can be played.
+    /// fourth ignored). A line that is not a legal position of standard chess (castling
+    /// rights only Chess960 can have included) refuses the file, and so does a file without
+    /// a position where a game can be played.
     pub fn read(path: &Path) -> Result<Book, SessionError> {
         let text = input_file::read_text(path, MAX_BOOK_BYTES, "an opening file")
             .map_err(|e| SessionError(format!("cannot read {}: {e}", path.display())))?;
@@ -77,8 +84,15 @@ impl Book {
                 continue;
             }
             let fen = format!("{} 0 1", fields.join(" "));
-            let pos = Position::from_fen(&fen, false)
-                .map_err(|e| SessionError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+            let at_line = |e: String| SessionError(format!("{}:{}: {e}", path.display(), i + 1));
+            let pos = Position::from_fen(&fen, false).map_err(|e| at_line(e.to_string()))?;
+            if pos.castling_mode() != CastlingMode::Standard {
+                return Err(at_line(format!(
+                    "castling rights that only Chess960 can have: datagen plays standard chess \
+                     ({})",
+                    fields.join(" ")
+                )));
+            }
             if playable(&pos) {
                 positions.push(pos);
             } else {
@@ -117,14 +131,14 @@ pub struct Session {
 /// What a finished session wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Generated {
-    /// The data file.
+    /// The game file.
     pub data_file: PathBuf,
     /// Games this session wrote.
     pub games: u64,
-    /// Positions this session wrote.
+    /// Training positions this session wrote.
     pub positions: u64,
-    /// Games the data file holds now.
-    pub games_in_file: u64,
+    /// Games the directory holds now, in the game file and the file of records.
+    pub games_in_dir: u64,
 }
 
 impl Session {
@@ -135,15 +149,15 @@ impl Session {
         let dir = &self.dir;
         std::fs::create_dir_all(dir)
             .map_err(|e| SessionError(format!("cannot create {}: {e}", dir.display())))?;
-        let output = dir.join(DATA_FILE);
-        let writer = DataWriter::open(&output)
+        let output = dir.join(GAME_FILE);
+        let writer = DataWriter::open(&output, &dir.join(RECORD_FILE))
             .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
         let (records_start, games_start) = (writer.existing_records(), writer.existing_games());
         if let Some(games) = config.games.filter(|&g| g <= games_start) {
             return Err(SessionError(format!(
                 "{} already holds {games_start} games, --games {games} asks for {games} in all: \
                  nothing to play",
-                output.display()
+                dir.display()
             )));
         }
         let start = RunStart {
@@ -174,7 +188,7 @@ impl Session {
         };
         log(&format!(
             "datagen: {} nodes per move (soft), {evaluation}, {} thread(s), appending to {} \
-             ({records_start} records, {games_start} games there)",
+             ({records_start} training positions, {games_start} games in the directory)",
             config.nodes,
             config.threads,
             output.display()
@@ -194,14 +208,13 @@ impl Session {
             games_start,
             games_end: games_start + played,
             repeats: progress.repeats.load(Relaxed),
-            continuations: progress.continuations.load(Relaxed),
         };
         manifest::append(dir, &end.line()).map_err(manifest_error)?;
         Ok(Generated {
             data_file: output,
             games: played,
             positions,
-            games_in_file: end.games_end,
+            games_in_dir: end.games_end,
         })
     }
 }

@@ -1,8 +1,11 @@
 //! Training samples: records turned into the network's inputs, loaded from data files.
 //!
-//! Loading splits each file into its games (see [`crate::learn::data::games`]) and keeps one of each set
-//! of identical games (same FNV-1a 64 of the game's record bytes), over all the files; a
-//! file named twice (the same file, or another with the same content) refuses the data.
+//! Loading reads each file game by game, in either format (see
+//! [`crate::learn::data::reader`]): a game file's games replayed into the records of their
+//! training positions, a file of records split into its games. It keeps one of each set of
+//! identical games (same FNV-1a 64 of the game's bytes), over all the files; a file named
+//! twice (the same file, or another with the same content) refuses the data, and so does a
+//! fault in any file, named with its byte offset.
 
 use std::collections::{HashMap, HashSet};
 use std::io;
@@ -12,8 +15,8 @@ use shakmaty::Color;
 
 use crate::engine::eval::nnue::{INPUTS, feature};
 use crate::hashing::checksum::fnv1a;
-use crate::learn::data::games::split;
-use crate::learn::data::record::{CorruptRecord, GameResult, RECORD_BYTES, Record, decode_all};
+use crate::learn::data::reader::{FileGame, data_files, read_games};
+use crate::learn::data::record::{GameResult, Record};
 
 /// Most pieces on a board.
 pub const MAX_PIECES: usize = 32;
@@ -154,7 +157,8 @@ pub struct Loaded {
     pub samples: Vec<Sample>,
     /// Files read.
     pub files: usize,
-    /// Bytes at the ends of files that made no whole record (runs stopped mid-write).
+    /// Bytes at the ends of files of records that made no whole record (runs stopped
+    /// mid-write).
     pub trailing_bytes: usize,
     /// Games read, repeats included.
     pub games: usize,
@@ -175,29 +179,10 @@ impl Loaded {
     }
 }
 
-/// The data files a path names: the file itself, or every `*.bin` in a directory, sorted;
-/// a directory without one is refused.
-pub fn data_files(path: &Path) -> io::Result<Vec<PathBuf>> {
-    if !path.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
-    }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(path)?
-        .filter_map(|entry| entry.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "bin"))
-        .collect();
-    if files.is_empty() {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "a directory without a *.bin data file",
-        ));
-    }
-    files.sort();
-    Ok(files)
-}
-
-/// Loads the complete records of the files `paths` name, one of each set of identical
-/// games. A corrupt record refuses the data, and so does a file named twice: by the same
-/// path (after links), or by another path to the same content.
+/// Loads the training positions of the files `paths` name (files of either format, or
+/// directories of them; see [`data_files`]), one of each set of identical games. A fault in
+/// a file refuses the data, and so does a file named twice: by the same path (after links),
+/// or by another path to the same content.
 pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
     let mut loaded = Loaded::default();
     let mut seen_paths: HashMap<PathBuf, PathBuf> = HashMap::new();
@@ -230,30 +215,32 @@ pub fn load(paths: &[PathBuf]) -> io::Result<Loaded> {
                 }
                 seen_contents.insert(checksum, file.clone());
             }
-            let decoded = decode_all(&bytes).map_err(|e: CorruptRecord| {
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}: {e}", file.display()),
-                )
-            })?;
+            let read =
+                read_games(&bytes, &mut |game| loaded.add(game, &mut seen_games)).map_err(|e| {
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        format!("{}: {e}", file.display()),
+                    )
+                })?;
             loaded.files += 1;
-            loaded.trailing_bytes += decoded.trailing_bytes;
-            for game in split(&decoded.records) {
-                loaded.games += 1;
-                let game_bytes = &bytes[game.start * RECORD_BYTES..game.end * RECORD_BYTES];
-                // The same hash as `games::game_hash` of the game's records.
-                if !seen_games.insert(fnv1a(game_bytes)) {
-                    loaded.repeated_positions += game.len();
-                    continue;
-                }
-                loaded.distinct_games += 1;
-                loaded
-                    .samples
-                    .extend(decoded.records[game].iter().map(Sample::from_record));
-            }
+            loaded.trailing_bytes += read.trailing_bytes;
         }
     }
     Ok(loaded)
+}
+
+impl Loaded {
+    /// Counts a game, and takes its samples unless an identical game came before.
+    fn add(&mut self, game: FileGame, seen_games: &mut HashSet<u64>) {
+        self.games += 1;
+        if !seen_games.insert(game.hash) {
+            self.repeated_positions += game.records.len();
+            return;
+        }
+        self.distinct_games += 1;
+        self.samples
+            .extend(game.records.iter().map(Sample::from_record));
+    }
 }
 
 #[cfg(test)]

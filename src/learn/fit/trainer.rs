@@ -86,8 +86,9 @@ pub struct Trainer {
 }
 
 impl Trainer {
-    /// Trains on the records in `data` (files, or directories of `*.bin`); `log` hears
-    /// each step in a line (the data, every epoch, and progress about every ten seconds).
+    /// Trains on the data in `data` (files of either format, or directories of `*.bin` and
+    /// `*.games` files); `log` hears each step in a line (the data, every epoch, and
+    /// progress about every ten seconds).
     pub fn run(&self, data: &[PathBuf], log: &mut dyn FnMut(&str)) -> Result<Trained, TrainError> {
         let config = &self.config;
         let checkpoint_path = self.out.with_extension("ckpt");
@@ -227,7 +228,7 @@ impl Trainer {
             checkpoint_path.with_extension("ckpt.tmp"),
         ];
         for path in data {
-            let files = dataset::data_files(path)
+            let files = crate::learn::data::reader::data_files(path)
                 .map_err(|e| TrainError(format!("data: {}: {e}", path.display())))?;
             for file in files {
                 if let Some(output) = outputs.iter().find(|o| same_file(o, &file)) {
