@@ -425,6 +425,20 @@ mod tests {
     use super::*;
     use crate::engine::eval::nnue::{Activation, Architecture};
 
+    /// The same run with a SCReLU net.
+    fn with_screlu(trainer: &Trainer) -> Trainer {
+        Trainer {
+            config: TrainConfig {
+                arch: Architecture {
+                    activation: Activation::SCReLU,
+                    ..Architecture::default()
+                },
+                ..trainer.config.clone()
+            },
+            ..trainer.clone()
+        }
+    }
+
     #[test]
     fn a_fresh_run_starts_from_the_init_net_of_its_own_shape_only() {
         let dir = std::env::temp_dir().join(format!("rookery-init-{}", std::process::id()));
@@ -455,16 +469,7 @@ mod tests {
         let from = trainer.starting_state(&ckpt, 1, &mut |_| {});
         let from = from.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(from.model.quantise().to_bytes(), net.to_bytes());
-        let screlu = Trainer {
-            config: TrainConfig {
-                arch: Architecture {
-                    activation: Activation::SCReLU,
-                    ..Architecture::default()
-                },
-                ..trainer.config.clone()
-            },
-            ..trainer.clone()
-        };
+        let screlu = with_screlu(&trainer);
         let refused = screlu.starting_state(&ckpt, 1, &mut |_| {});
         assert!(refused.is_err_and(|e| e.0.contains("--init") && e.0.contains("screlu")));
         std::fs::remove_dir_all(&dir).unwrap();
@@ -518,16 +523,7 @@ mod tests {
         assert!(from.is_ok_and(|f| f.first_epoch == 0 && f.best_val_loss.is_infinite()));
         assert!(afresh.check_settings(&[], &checkpoint_path).is_err());
         // A run of another architecture refuses the checkpoint, whatever its fingerprint.
-        let other = Trainer {
-            config: TrainConfig {
-                arch: Architecture {
-                    activation: Activation::SCReLU,
-                    ..Architecture::default()
-                },
-                ..trainer.config.clone()
-            },
-            ..trainer.clone()
-        };
+        let other = with_screlu(&trainer);
         let refused = other.starting_state(&checkpoint_path, 7, &mut |_| {});
         assert!(
             refused.is_err_and(|e| e.0.contains("another architecture")),
