@@ -400,11 +400,11 @@ fn self_play_labels_agree_with_the_games_replayed() {
             );
         }
     }
-    // What was checked (seed 7's games: 17 ended by the rules, none mated, 4 adjudicated
-    // where the tables reach, 7 won on the score; 425 of 954 records scored where the
-    // tables call them won or lost).
+    // What was checked (seed 7's games with gen7 built in: 16 ended by the rules, none
+    // mated, 6 adjudicated where the tables reach, 8 won on the score; 289 of 764 records
+    // scored where the tables call them won or lost).
     assert!(
-        by_rules >= 10 && by_tables >= 3 && decisive >= 5 && signs >= 300 && records >= 800,
+        by_rules >= 10 && by_tables >= 3 && decisive >= 5 && signs >= 200 && records >= 600,
         "rules {by_rules} tables {by_tables} decisive {decisive} signs {signs} records {records} mates {mates}"
     );
 }
