@@ -425,6 +425,27 @@ mod tests {
     use super::*;
     use crate::engine::eval::nnue::{Activation, Architecture};
 
+    /// A small run of the default net, writing into `dir`.
+    fn small_run(dir: &Path, resume: bool) -> Trainer {
+        Trainer {
+            config: TrainConfig {
+                epochs: 4,
+                batch: 16,
+                lr: 0.001,
+                wdl: 0.0,
+                weight_decay: 0.0,
+                threads: 1,
+                seed: 1,
+                arch: Architecture::default(),
+            },
+            validation_share: 0.0,
+            mirror_files: false,
+            resume,
+            init: None,
+            out: dir.join("net.nnue"),
+        }
+    }
+
     /// The same run with a SCReLU net.
     fn with_screlu(trainer: &Trainer) -> Trainer {
         Trainer {
@@ -449,21 +470,8 @@ mod tests {
         let init = dir.join("init.nnue");
         std::fs::write(&init, net.to_bytes()).unwrap();
         let trainer = Trainer {
-            config: TrainConfig {
-                epochs: 1,
-                batch: 16,
-                lr: 0.001,
-                wdl: 0.0,
-                weight_decay: 0.0,
-                threads: 1,
-                seed: 1,
-                arch: Architecture::default(),
-            },
-            validation_share: 0.0,
-            mirror_files: false,
-            resume: false,
             init: Some(init.clone()),
-            out: dir.join("net.nnue"),
+            ..small_run(&dir, false)
         };
         let ckpt = trainer.out.with_extension("ckpt");
         let from = trainer.starting_state(&ckpt, 1, &mut |_| {});
@@ -479,23 +487,7 @@ mod tests {
     fn a_resume_starts_from_the_checkpoints_epoch_and_best_validation_loss() {
         let dir = std::env::temp_dir().join(format!("rookery-trainer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let trainer = Trainer {
-            config: TrainConfig {
-                epochs: 4,
-                batch: 16,
-                lr: 0.001,
-                wdl: 0.0,
-                weight_decay: 0.0,
-                threads: 1,
-                seed: 1,
-                arch: Architecture::default(),
-            },
-            validation_share: 0.0,
-            mirror_files: false,
-            resume: true,
-            init: None,
-            out: dir.join("net.nnue"),
-        };
+        let trainer = small_run(&dir, true);
         let checkpoint_path = trainer.out.with_extension("ckpt");
         Checkpoint {
             epochs_done: 2,
