@@ -299,6 +299,18 @@ fn train_learns_from_game_files_and_records_together_and_the_net_plays() {
     );
     let losses = train_losses(&stderr);
     assert!(losses.len() == 1 && losses[0].is_finite(), "{stderr}");
+    // The net written is the model rounded: the engine's evaluation with it stays within a
+    // few centipawns of the model's on the positions trained on.
+    let quantisation = stderr
+        .lines()
+        .find_map(|l| {
+            l.split_once("quantisation error mean ")?
+                .1
+                .split_once(" cp")
+        })
+        .unwrap_or_else(|| panic!("no quantisation error reported: {stderr}"));
+    let mean: f64 = quantisation.0.parse().unwrap();
+    assert!((0.0..3.0).contains(&mean), "{stderr}");
 
     let mut engine = Engine::start();
     engine.send("uci");

@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 
-use shakmaty::Color;
+use shakmaty::{Board, Color, Role, Square};
 
 use crate::engine::eval::nnue::{INPUTS, feature};
 use crate::hashing::checksum::fnv1a;
@@ -85,6 +85,41 @@ impl Sample {
             *f ^= 7;
         }
         mirrored
+    }
+
+    /// The pieces as the side to move sees them, that side playing White: the position the
+    /// sample's inputs describe, evaluated the same by the net (castling rights, the en
+    /// passant square and the clocks are not inputs and are left out).
+    ///
+    /// ```
+    /// use rookery::learn::data::record::{GameResult, Record};
+    /// use rookery::learn::fit::dataset::Sample;
+    /// use shakmaty::{Board, Color};
+    /// // Black to move: Black's pieces become White's, seen from Black's side of the board.
+    /// let record = Record {
+    ///     board: "4k3/8/8/8/8/8/3p4/4K3".parse::<Board>().unwrap(),
+    ///     turn: Color::Black,
+    ///     score: 0,
+    ///     result: GameResult::Draw,
+    ///     halfmoves: 0,
+    ///     fullmoves: 1,
+    /// };
+    /// let seen = Sample::from_record(&record).board();
+    /// assert_eq!(seen.to_string(), "4k3/3P4/8/8/8/8/8/4K3");
+    /// ```
+    pub fn board(&self) -> Board {
+        let mut board = Board::empty();
+        for &index in self.ours() {
+            let index = usize::from(index);
+            let color = if index < INPUTS / 2 {
+                Color::White
+            } else {
+                Color::Black
+            };
+            let role = Role::ALL[index / 64 % 6];
+            board.set_piece_at(Square::new(index as u32 % 64), role.of(color));
+        }
+        board
     }
 
     /// The side to move's input indices.

@@ -5,10 +5,12 @@
 //!   quantisation.
 //! - [`optimiser`]: the loss, Adam, batches and epochs.
 //! - [`checkpoint`]: the trainer's state between epochs.
+//! - [`quantisation`]: how far the quantised net's evaluation strays from the model's.
 //! - [`trainer`]: a training run from data files to a net file.
 
 pub mod checkpoint;
 pub mod dataset;
 pub mod model;
 pub mod optimiser;
+pub mod quantisation;
 pub mod trainer;

@@ -19,6 +19,7 @@ use super::checkpoint::Checkpoint;
 use super::dataset::{self, Sample};
 use super::model::Model;
 use super::optimiser::{self, Adam, TrainConfig};
+use super::quantisation::quantisation_error;
 use crate::engine::eval::nnue::Network;
 use crate::engine::eval::nnue::architecture::SCALE;
 
@@ -43,6 +44,9 @@ pub struct Trained {
     /// Wall time of the run.
     pub elapsed: Duration,
 }
+
+/// Positions the quantisation error is measured on when a net is written.
+const QUANTISATION_CHECK: usize = 20_000;
 
 /// The largest share of the samples that validation may take.
 pub const MAX_VALIDATION_SHARE: f64 = 0.5;
@@ -397,8 +401,15 @@ impl Trainer {
                         let _ = std::fs::remove_file(&temporary);
                         TrainError(format!("{}: {e}", out.display()))
                     })?;
+                // The quantised net against the model on the positions it was judged by.
+                let judged = if val.is_empty() { train_set } else { val };
+                let error = quantisation_error(
+                    &model,
+                    &net,
+                    &judged[..judged.len().min(QUANTISATION_CHECK)],
+                );
                 log(&format!(
-                    "epoch {}: net written to {}",
+                    "epoch {}: net written to {}; quantisation error {error}",
                     epoch + 1,
                     out.display()
                 ));

@@ -18,7 +18,7 @@ pub mod network;
 
 use std::sync::{Arc, LazyLock};
 
-use shakmaty::{Chess, Position as _};
+use shakmaty::{Board, Chess, Color, Position as _};
 
 pub use accumulator::Accumulator;
 pub use architecture::{
@@ -43,11 +43,12 @@ pub fn default_network() -> Arc<Network> {
 /// The network's evaluation of `pos` from scratch (its accumulator summed afresh),
 /// centipawns for the side to move.
 pub fn evaluate_position(net: &Network, pos: &Chess) -> i32 {
-    let board = pos.board();
+    evaluate_board(net, pos.board(), pos.turn())
+}
+
+/// The network's evaluation of the pieces of `board` with `turn` to move, from scratch:
+/// centipawns for the side to move. The board need not be a legal position.
+pub fn evaluate_board(net: &Network, board: &Board, turn: Color) -> i32 {
     let acc = Accumulator::refresh(net, board);
-    net.evaluate(
-        acc.perspective(pos.turn()),
-        acc.perspective(!pos.turn()),
-        board,
-    )
+    net.evaluate(acc.perspective(turn), acc.perspective(!turn), board)
 }
