@@ -114,6 +114,9 @@ tunables! {
     nmp_eval_divisor = 200, 50..=400, 15;
     /// ...up to this many plies.
     nmp_eval_max = 3, 1..=6, 1;
+    /// Shallowest node whose null-move fail high is verified by a normal search of the node
+    /// (untested).
+    nmp_verify_min_depth = 12, 6..=20, 1;
 
     // ProbCut: a capture that beats beta by a margin in a shallower search cuts the node.
     /// Shallowest node tried.
@@ -169,6 +172,12 @@ tunables! {
     /// A capture is pruned when it loses more than this per ply of depth.
     see_prune_margin = 90, 30..=200, 8;
 
+    // SEE pruning of quiet moves at shallow nodes (untested).
+    /// Deepest node pruned.
+    see_quiet_max_depth = 8, 2..=12, 1;
+    /// A quiet move is pruned when it loses more than this per ply of depth squared.
+    see_quiet_margin = 25, 5..=80, 3;
+
     // Late move reductions: quiet moves after the first few are searched shallower first.
     // The history term reads continuation history too (continuation history in ordering and
     // LMR alone: +11 +/- 31 Elo at 3+0.03 after 313 games, SPRT undecided).
@@ -184,6 +193,20 @@ tunables! {
     lmr_history_divisor = 8000, 2000..=20000, 500;
     /// ...up to this many plies either way.
     lmr_history_max = 2, 0..=4, 1;
+    /// Losing captures are reduced too (untested): one ply less (more) per this much good
+    /// (bad) capture history, up to `lmr_history_max` either way.
+    lmr_capture_history_divisor = 6000, 1500..=20000, 500;
+
+    // Hindsight depth (untested): a node reached by a late-move-reduced move searches
+    // deeper or shallower by what the static evaluations of the node and its parent (each
+    // for its side to move; their sum is what the move cost the side that played it) say of
+    // the move.
+    /// A node whose move was reduced by at least this many plies and cost its side nothing
+    /// (the two evaluations sum to 0 or less) searches a ply deeper.
+    hindsight_reduction_min = 3, 1..=6, 1;
+    /// A node whose move was reduced and cost its side more than this (both sides to move
+    /// think they stand well) searches a ply shallower (from depth 2).
+    hindsight_quiet_margin = 150, 50..=400, 15;
 
     // Quiescence search.
     /// A capture is searched only when it wins at least this in the exchange.

@@ -47,9 +47,10 @@ ALPHA, GAMMA = 0.602, 0.101
 # the pruning margins decide which nodes are searched at all, the extensions and
 # reductions how deep the rest go, the ordering values what is tried first.
 GROUPS = {
-    "pruning": ("razor_", "rfp_", "nmp_", "probcut_", "futility_", "lmp_", "see_prune_", "qs_"),
-    "extensions": ("aspiration_", "iir_", "se_", "lmr_", "history_", "capture_history_",
-                   "correction_", "see_"),
+    "pruning": ("razor_", "rfp_", "nmp_", "probcut_", "futility_", "lmp_", "see_prune_",
+                "see_quiet_", "qs_"),
+    "extensions": ("aspiration_", "iir_", "se_", "lmr_", "hindsight_", "history_",
+                   "capture_history_", "correction_", "see_"),
     "time": ("tm_",),
 }
 
@@ -88,7 +89,7 @@ def choose(all_tunables, group, names):
     prefixes = GROUPS[group]
     chosen = [t for t in all_tunables if t["name"].startswith(prefixes)]
     if group == "extensions":
-        chosen = [t for t in chosen if not t["name"].startswith("see_prune_")]
+        chosen = [t for t in chosen if not t["name"].startswith(("see_prune_", "see_quiet_"))]
     return chosen
 
 

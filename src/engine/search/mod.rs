@@ -22,7 +22,7 @@ pub use interface::{
 use std::sync::atomic::Ordering::Relaxed;
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Position as _};
+use shakmaty::{Color, Move, Position as _};
 use tracing::debug;
 
 use self::memory::{SearchMemory, ThreadMemory};
@@ -181,6 +181,8 @@ pub fn search_with_memory(
         root_scored: false,
         soft_scale: SoftScale::default(),
         soft_scales: Vec::new(),
+        nmp_min_ply: 0,
+        nmp_side: Color::White,
     };
 
     // Each worker takes its thread's memory and gives it back when done.

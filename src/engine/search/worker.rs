@@ -6,7 +6,7 @@ use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
 use arrayvec::ArrayVec;
-use shakmaty::{Move, Piece, Square};
+use shakmaty::{Color, Move, Piece, Square};
 use tracing::{debug, instrument};
 
 use super::interface::{CurrentMove, Line, Reporter, wait_for_release};
@@ -70,6 +70,11 @@ pub(super) struct Worker<'a> {
     pub(super) soft_scale: SoftScale,
     /// `soft_scale` after each completed iteration, for the result.
     pub(super) soft_scales: Vec<SoftScale>,
+    /// While a null-move verification search runs: `nmp_side` makes no null move at plies
+    /// before this one (0: no verification under way).
+    pub(super) nmp_min_ply: usize,
+    /// The side whose null move is being verified.
+    pub(super) nmp_side: Color,
 }
 
 impl Worker<'_> {
@@ -504,6 +509,10 @@ pub(super) struct PlyState {
     pub(super) excluded: Option<Move>,
     /// Double extensions on the line to this ply.
     pub(super) double_extensions: i32,
+    /// The late move reduction of the move to the next ply while its reduced search runs
+    /// (0 otherwise: its re-searches, the null move, ProbCut, the first move), read by the
+    /// next ply's hindsight depth.
+    pub(super) reduction: i32,
 }
 
 /// How a searched move changed its node's best so far.
