@@ -71,7 +71,7 @@ pub(super) struct Worker<'a> {
     /// `soft_scale` after each completed iteration, for the result.
     pub(super) soft_scales: Vec<SoftScale>,
     /// While a null-move verification search runs: `nmp_side` makes no null move at plies
-    /// before this one (0: no verification under way).
+    /// before this one (0 when no verification runs).
     pub(super) nmp_min_ply: usize,
     /// The side whose null move is being verified.
     pub(super) nmp_side: Color,
