@@ -21,7 +21,7 @@ usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S
                        [--random-plies P] [--book EPD] [--net NET | --hce]
   --out DIR          appends games to DIR/selfplay.games and logs the run in
                      DIR/manifest.jsonl (rookery data DIR checks them)
-  --nodes N          soft node limit of each move's search (default 5000): the iteration under
+  --nodes N          soft node limit of each move's search (default 2500): the iteration under
                      way finishes once N nodes are passed; a search stops outright at 8 N
   --games G          the games DIR is to hold in all, those already in it included (the
                      records of an older DIR/selfplay.bin too): a run started again after a
@@ -35,7 +35,7 @@ usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S
   --net NET | --hce  evaluate with a net file, or the hand-written evaluation (default: the
                      built-in net)";
 
-const DEFAULT_NODES: u64 = 5000;
+const DEFAULT_NODES: u64 = 2500;
 const DEFAULT_RANDOM_PLIES: usize = 8;
 
 /// Runs `rookery datagen` with the words after `datagen`.
