@@ -306,6 +306,7 @@ fn self_play_labels_agree_with_the_games_replayed() {
     let mut memory = SearchMemory::new();
     let (mut by_rules, mut by_tables, mut signs, mut records, mut decisive, mut mates) =
         (0, 0, 0, 0, 0, 0);
+    let mut level = 0;
     for seed in 0..32 {
         let game = play_game(&config, seed, &table, &mut memory);
         let mut pos = game.start.chess().clone();
@@ -328,11 +329,15 @@ fn self_play_labels_agree_with_the_games_replayed() {
                         AmbiguousWdl::Loss => -1,
                         _ => 0,
                     };
+                    // A score of the wrong sign is a label from the wrong side's view; a
+                    // score of 0 is the search's own verdict of a draw, which a 1,000-node
+                    // search may reach in a won ending: allowed in a few records.
                     if expected != 0 {
                         signs += 1;
-                        assert_eq!(
+                        level += usize::from(record.score == 0);
+                        assert_ne!(
                             record.score.signum(),
-                            expected,
+                            -expected,
                             "seed {seed}: score {} in {}, the tables say {wdl:?}",
                             record.score,
                             Fen::from_position(&pos, EnPassantMode::Legal)
@@ -400,11 +405,15 @@ fn self_play_labels_agree_with_the_games_replayed() {
             );
         }
     }
-    // What was checked (seed 7's 32 games with gen8 built in: 26 ended by the rules, 4
-    // mated, 3 adjudicated where the tables reach, 6 won on the score; 390 of 1,051 records
-    // scored where the tables call them won or lost).
+    // What was checked (seed 7's 32 games with gen9 built in: 25 ended by the rules, 5
+    // mated, 5 adjudicated where the tables reach, 7 won on the score; 788 of 1,547 records
+    // scored where the tables call them won or lost, 1 of them 0).
     assert!(
         by_rules >= 10 && by_tables >= 2 && decisive >= 5 && signs >= 200 && records >= 600,
         "rules {by_rules} tables {by_tables} decisive {decisive} signs {signs} records {records} mates {mates}"
+    );
+    assert!(
+        level * 50 <= signs,
+        "{level} of {signs} records scored 0 where the tables call them won or lost"
     );
 }

@@ -86,10 +86,16 @@ fn weaker_moves_stay_inside_the_margin_and_are_the_last_line_reported() {
             let last = lines.iter().rev().find(|l| l.multipv == 1).unwrap();
             assert_eq!(last.pv[0], best, "bestmove is not the last line's move");
             // A weaker choice repeats an alternative line (slot 2 or later) of the last
-            // completed iteration as slot 1; it must lose at most the margin against that
-            // iteration's best.
+            // completed iteration as slot 1, its score too; it must lose at most the margin
+            // against that iteration's best. (A move that a stopped, deeper iteration
+            // scored above the completed best is the search's best, reported with its new
+            // score.)
             let alternative = lines.iter().find(|l| {
-                l.multipv > 1 && l.depth == last.depth && l.pv == last.pv && l.bound.is_none()
+                l.multipv > 1
+                    && l.depth == last.depth
+                    && l.pv == last.pv
+                    && l.score == last.score
+                    && l.bound.is_none()
             });
             if let Some(alternative) = alternative {
                 deviations += 1;
