@@ -87,9 +87,8 @@ fn weaker_moves_stay_inside_the_margin_and_are_the_last_line_reported() {
             assert_eq!(last.pv[0], best, "bestmove is not the last line's move");
             // A weaker choice repeats an alternative line (slot 2 or later) of the last
             // completed iteration as slot 1, its score too; it must lose at most the margin
-            // against that iteration's best. (A move that a stopped, deeper iteration
-            // scored above the completed best is the search's best, reported with its new
-            // score.)
+            // against that iteration's best. (The best move of a stopped, deeper iteration
+            // is the search's own best, reported with its new score.)
             let alternative = lines.iter().find(|l| {
                 l.multipv > 1
                     && l.depth == last.depth
