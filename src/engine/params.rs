@@ -115,7 +115,8 @@ tunables! {
     /// ...up to this many plies.
     nmp_eval_max = 3, 1..=6, 1;
     /// Shallowest node whose null-move fail high is verified by a normal search of the node
-    /// (untested).
+    /// (with SEE pruning of quiet moves, LMR of losing captures and hindsight depth, ~+18 Elo
+    /// at 3+0.03).
     nmp_verify_min_depth = 12, 6..=20, 1;
 
     // ProbCut: a capture that beats beta by a margin in a shallower search cuts the node.
@@ -172,7 +173,8 @@ tunables! {
     /// A capture is pruned when it loses more than this per ply of depth.
     see_prune_margin = 90, 30..=200, 8;
 
-    // SEE pruning of quiet moves at shallow nodes (untested).
+    // SEE pruning of quiet moves at shallow nodes (one of four rules measured together, ~+18
+    // Elo at 3+0.03; see null-move verification).
     /// Deepest node pruned.
     see_quiet_max_depth = 8, 2..=12, 1;
     /// A quiet move is pruned when it loses more than this per ply of depth squared.
@@ -193,11 +195,12 @@ tunables! {
     lmr_history_divisor = 8000, 2000..=20000, 500;
     /// ...up to this many plies either way.
     lmr_history_max = 2, 0..=4, 1;
-    /// Losing captures are reduced too (untested): one ply less (more) per this much good
-    /// (bad) capture history, up to `lmr_history_max` either way.
+    /// Losing captures are reduced too (one of four rules measured together, ~+18 Elo at
+    /// 3+0.03): one ply less (more) per this much good (bad) capture history, up to
+    /// `lmr_history_max` either way.
     lmr_capture_history_divisor = 6000, 1500..=20000, 500;
 
-    // Hindsight depth (untested): a node reached by a late-move-reduced move searches
+    // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03): a node reached by a late-move-reduced move searches
     // deeper or shallower by what the static evaluations of the node and its parent (each
     // for its side to move; their sum is what the move cost the side that played it) say of
     // the move.

@@ -8,7 +8,7 @@ use crate::engine::history::Heuristics;
 /// One search thread's learned state.
 #[derive(Default)]
 pub struct ThreadMemory {
-    /// Killers, counter moves, history and continuation histories.
+    /// Killers, counter moves, history, continuation histories and capture history.
     pub heuristics: Heuristics,
     /// What searches found about the static evaluation.
     pub correction: Correction,
