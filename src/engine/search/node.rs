@@ -217,9 +217,9 @@ impl Worker<'_> {
                     }
                 }
             }
-            // Step 10. ProbCut (with razoring, see there; alone ~-6 Elo at 25,000 nodes): a good capture that beats beta by a
-            // margin in a shallower search makes the node fail high, unless the table already
-            // knows better.
+            // Step 10. ProbCut (with razoring, see there; alone ~-6 Elo at 25,000 nodes): a
+            // good capture that beats beta by a margin in a shallower search makes the node
+            // fail high, unless the table already knows better.
             let probcut_beta = beta + probcut_margin();
             if depth >= probcut_min_depth()
                 && beta.abs() < MATE_BOUND
