@@ -200,10 +200,10 @@ tunables! {
     /// `lmr_history_max` either way.
     lmr_capture_history_divisor = 6000, 1500..=20000, 500;
 
-    // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03): a node reached by a late-move-reduced move searches
-    // deeper or shallower by what the static evaluations of the node and its parent (each
-    // for its side to move; their sum is what the move cost the side that played it) say of
-    // the move.
+    // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03): a node
+    // reached by a late-move-reduced move searches deeper or shallower by what the static
+    // evaluations of the node and its parent (each for its side to move; their sum is what
+    // the move cost the side that played it) say of the move.
     /// A node whose move was reduced by at least this many plies and cost its side nothing
     /// (the two evaluations sum to 0 or less) searches a ply deeper.
     hindsight_reduction_min = 3, 1..=6, 1;
