@@ -470,7 +470,7 @@ fn gnuchess_book() -> Option<PathBuf> {
 
 /// gnuchess's book is not part of the repository; when asked for, it must be there.
 #[test]
-#[ignore = "needs gnuchess's book.bin: cargo test --release --test book -- --ignored gnuchess"]
+#[ignore = "needs gnuchess's book.bin: cargo test --release --test engine book:: -- --ignored gnuchess"]
 fn gnuchess_book_matches_polyglots_listing() {
     let path = gnuchess_book().expect(
         "gnuchess's book.bin not found (set ROOKERY_GNUCHESS_BOOK or install gnuchess-book)",
