@@ -129,7 +129,7 @@ fn a_turned_hive_game_has_the_same_canonical_and_compact_keys() {
 
 #[test]
 fn a_turn_string_that_disagrees_with_the_moves_is_a_warning() {
-    // The example: three moves played, so the turn is Black[2], not White[3].
+    // Three moves played, so the turn is Black[2], not White[3].
     let given = rookery(&[
         "hash",
         "hive",

@@ -258,12 +258,12 @@ fn built_in_net_is_the_committed_file_in_format_3() {
         net.checksum()
     );
     assert_eq!(net.format(), 3);
-    let gen10 = Architecture {
+    let built_in_shape = Architecture {
         hidden: 384,
         activation: Activation::SCReLU,
         ..Architecture::default()
     };
-    assert_eq!(net.architecture(), &gen10);
+    assert_eq!(net.architecture(), &built_in_shape);
     // Written back byte for byte.
     assert_eq!(net.to_bytes(), file);
 }
