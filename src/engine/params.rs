@@ -180,6 +180,14 @@ tunables! {
     /// A quiet move is pruned when it loses more than this per ply of depth squared.
     see_quiet_margin = 25, 5..=80, 3;
 
+    // History pruning: a quiet move with a bad history at a shallow node (with the deeper or
+    // shallower re-search below, ~+14 Elo at 3+0.03).
+    /// Deepest node pruned.
+    history_prune_max_depth = 3, 1..=6, 1;
+    /// A quiet move is pruned when its history and continuation history sum below minus
+    /// this per ply of depth.
+    history_prune_margin = 2048, 500..=8000, 250;
+
     // Late move reductions: quiet moves after the first few are searched shallower first.
     // The history term reads continuation history too (continuation history in ordering and
     // LMR alone: +11 +/- 31 Elo at 3+0.03 after 313 games, SPRT undecided).
@@ -199,6 +207,13 @@ tunables! {
     /// 3+0.03): one ply less (more) per this much good (bad) capture history, up to
     /// `lmr_history_max` either way.
     lmr_capture_history_divisor = 6000, 1500..=20000, 500;
+
+    // The re-search of a reduced move that beat alpha goes a ply deeper or shallower by how
+    // far its reduced score beat the best score so far.
+    /// A ply deeper when the reduced search beat the best score by more than this...
+    lmr_deeper_margin = 50, 10..=150, 8;
+    /// ...a ply shallower when by less than this.
+    lmr_shallower_margin = 10, 0..=50, 4;
 
     // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03): a node
     // reached by a late-move-reduced move searches deeper or shallower by what the static
