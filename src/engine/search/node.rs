@@ -457,8 +457,8 @@ impl Worker<'_> {
                 if score > alpha && r > 0 {
                     let deeper = score > best.score + lmr_deeper_margin();
                     let shallower = score < best.score + lmr_shallower_margin();
-                    let depth = new_depth + i32::from(deeper) - i32::from(shallower);
-                    score = -self.search(-alpha - 1, -alpha, depth, ply + 1, !cut);
+                    let research_depth = new_depth + i32::from(deeper) - i32::from(shallower);
+                    score = -self.search(-alpha - 1, -alpha, research_depth, ply + 1, !cut);
                 }
                 if score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, ply + 1, false);
