@@ -5,7 +5,7 @@
 
 use shakmaty::{Color, Move, Piece, Square};
 
-use super::params::{history_bonus_max, history_max};
+use super::params::{history_bonus_max, history_bonus_per_depth, history_max};
 use super::score::MAX_PLY;
 
 /// (piece, destination) pairs: 12 pieces by 64 squares.
@@ -94,6 +94,12 @@ fn piece_to_index((piece, to): PieceTo) -> usize {
     piece_index(piece) * 64 + to as usize
 }
 
+/// The bonus (and malus) of one cutoff at `depth`: linear in depth, up to
+/// `history_bonus_max`.
+fn cutoff_bonus(depth: i32) -> i32 {
+    (history_bonus_per_depth() * depth).min(history_bonus_max())
+}
+
 /// Moves a history entry towards +-`history_max()`, more slowly the closer it is.
 fn nudge(entry: i32, bonus: i32) -> i32 {
     entry + bonus - entry * bonus.abs() / history_max()
@@ -114,7 +120,7 @@ impl Heuristics {
     /// Rewards the tactical move that failed high (if one did) and punishes the tactical
     /// moves tried before the cutoff.
     pub fn reward_captures(&mut self, side: Color, depth: i32, best: Option<Move>, tried: &[Move]) {
-        let bonus = (depth * depth).min(history_bonus_max());
+        let bonus = cutoff_bonus(depth);
         if let Some(mv) = best {
             self.nudge_capture(side, mv, bonus);
         }
@@ -182,7 +188,7 @@ impl Heuristics {
         tried: &[(Move, PieceTo)],
         lineage: Lineage,
     ) {
-        let bonus = (depth * depth).min(history_bonus_max());
+        let bonus = cutoff_bonus(depth);
         self.update(side, best, lineage, bonus);
         for &quiet in tried.iter().filter(|&&(mv, _)| mv != best.0) {
             self.update(side, quiet, lineage, -bonus);
@@ -213,6 +219,7 @@ impl Heuristics {
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::params::history_prune_margin;
     use shakmaty::{Role, Square};
 
     use super::*;
@@ -249,7 +256,7 @@ mod tests {
         assert_eq!(h.capture_history(Color::Black, cut), 0);
         // A quiet cutoff punishes every capture tried.
         h.reward_captures(Color::White, 6, None, &[cut]);
-        assert!(h.capture_history(Color::White, cut) < 36);
+        assert!(h.capture_history(Color::White, cut) < cutoff_bonus(6));
     }
 
     #[test]
@@ -261,16 +268,33 @@ mod tests {
         let best = quiet(Square::G1, Square::F3, Role::Knight);
         let tried = quiet(Square::B1, Square::C3, Role::Knight);
         h.reward(Color::White, 2, 8, best, &[tried, best], lineage);
-        assert_eq!(h.continuation(lineage, best.1), 2 * 64);
-        assert_eq!(h.continuation(lineage, tried.1), -2 * 64);
-        assert_eq!(h.continuation(Lineage([Some(reply), None]), best.1), 64);
+        let bonus = cutoff_bonus(8);
+        assert_eq!(h.continuation(lineage, best.1), 2 * bonus);
+        assert_eq!(h.continuation(lineage, tried.1), -2 * bonus);
+        assert_eq!(h.continuation(Lineage([Some(reply), None]), best.1), bonus);
         let other = Lineage([Some((Role::Pawn.of(Color::Black), Square::D5)), None]);
         assert_eq!(h.continuation(other, best.1), 0);
         assert_eq!(
             h.quiet_score(Color::White, best.0, best.1, lineage),
-            64 + 2 * 64
+            bonus + 2 * bonus
         );
         assert_eq!(h.counter(Some(reply)), Some(best.0));
+    }
+
+    #[test]
+    fn a_few_shallow_refutations_bring_a_move_within_reach_of_history_pruning() {
+        // Histories must learn fast enough at the shallow nodes where history pruning and
+        // late move reductions read them: ten refutations at depth 1 in one lineage take a
+        // move below the depth-1 pruning threshold.
+        let mut h = Heuristics::default();
+        let lineage = Lineage([Some((Role::Pawn.of(Color::Black), Square::E5)), None]);
+        let best = quiet(Square::G1, Square::F3, Role::Knight);
+        let refuted = quiet(Square::A2, Square::A3, Role::Pawn);
+        for _ in 0..10 {
+            h.reward(Color::White, 4, 1, best, &[refuted, best], lineage);
+        }
+        let score = h.quiet_score(Color::White, refuted.0, refuted.1, lineage);
+        assert!(score < -history_prune_margin(), "{score}");
     }
 
     #[test]

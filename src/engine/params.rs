@@ -236,7 +236,11 @@ tunables! {
     // Histories (history.rs).
     /// History scores stay within this magnitude (continuation entries are 16-bit).
     history_max = 16384, 8192..=30000, 800;
-    /// Bonus (and malus) of one cutoff, by depth squared up to this.
+    // A cutoff's bonus linear in depth (it was depth squared, which left the histories too
+    // small for the rules that read them; ~+86 Elo at 3+0.03).
+    /// Bonus (and malus) of one cutoff, per ply of depth up to `history_bonus_max`.
+    history_bonus_per_depth = 128, 16..=400, 16;
+    /// The largest bonus (and malus) of one cutoff.
     history_bonus_max = 1200, 300..=3000, 100;
     /// Captures are ordered by victim and attacker plus capture history over this.
     capture_history_divisor = 16, 4..=64, 2;

@@ -529,7 +529,7 @@ fn debugging_commands() {
     let words: Vec<&str> = lines.last().unwrap().split(' ').collect();
     assert_eq!(words.len(), 4);
     // The UCI bench is the command-line bench: the same pinned count as `rookery bench 3`.
-    assert_eq!(words[0].parse::<u64>().unwrap(), 9_754);
+    assert_eq!(words[0].parse::<u64>().unwrap(), 9_758);
     assert_eq!(words[1], "nodes");
 }
 
@@ -743,7 +743,7 @@ fn eval_of_a_position_in_check_is_none() {
 fn bench_is_deterministic() {
     // The depth-5 bench's node count is pinned: any change to the search changes it, and a
     // commit that does says so (with `Bench: N` for the full bench). Update it then.
-    const BENCH_5_NODES: u64 = 35_683;
+    const BENCH_5_NODES: u64 = 35_780;
     let run = || {
         let out = Command::new(env!("CARGO_BIN_EXE_rookery"))
             .args(["bench", "5"])
@@ -941,20 +941,21 @@ fn nodes_and_hashfull(lines: &[String]) -> (i64, i64) {
 fn clear_hash_and_ucinewgame_search_as_a_fresh_engine_does() {
     // With one thread a search is deterministic: a warm table (and the histories learned
     // with it) saves nodes, and after either command the same search costs exactly what it
-    // cost the fresh engine. The repeat costs 0.78 of the first search here (18,043 then
-    // 14,144 nodes; 0.52 before history pruning and the deeper or shallower re-search).
+    // cost the fresh engine. The repeat costs 0.28 of the first search here (39,464 then
+    // 10,981 nodes). At depth 9 the ratio swings from one search change to the next (0.52,
+    // 0.78, 0.86 over three changes), so the test searches to depth 10.
     let mut e = Engine::start();
     e.send("position startpos");
-    let fresh = nodes_and_hashfull(&e.go("depth 9")).0;
-    let warm = nodes_and_hashfull(&e.go("depth 9")).0;
-    assert!(warm < fresh * 17 / 20, "warm {warm} against fresh {fresh}");
+    let fresh = nodes_and_hashfull(&e.go("depth 10")).0;
+    let warm = nodes_and_hashfull(&e.go("depth 10")).0;
+    assert!(warm < fresh * 3 / 4, "warm {warm} against fresh {fresh}");
     e.send("setoption name Clear Hash");
-    let cleared = nodes_and_hashfull(&e.go("depth 9")).0;
+    let cleared = nodes_and_hashfull(&e.go("depth 10")).0;
     assert_eq!(cleared, fresh, "after Clear Hash (warm {warm})");
-    assert_eq!(nodes_and_hashfull(&e.go("depth 9")).0, warm);
+    assert_eq!(nodes_and_hashfull(&e.go("depth 10")).0, warm);
     e.send("ucinewgame");
     e.send("position startpos");
-    let new_game = nodes_and_hashfull(&e.go("depth 9")).0;
+    let new_game = nodes_and_hashfull(&e.go("depth 10")).0;
     assert_eq!(new_game, fresh, "after ucinewgame (warm {warm})");
 }
 
