@@ -371,6 +371,17 @@ impl Engine {
             strength_seed: self.strength_rng.next_u64(),
             ..self.search_options()
         };
+        // A limited strength searches on its node budget; a stop at that budget is not the
+        // client's, so it does not answer `go infinite` or `go ponder`.
+        let limits = match options.strength {
+            Some(strength) => {
+                signals
+                    .hold_release
+                    .store(strength.budget_binds(&limits), Relaxed);
+                strength.limits(&limits)
+            }
+            None => limits,
+        };
         let pos = self.position.clone();
         let fallback_pos = pos.clone();
         let memory = Arc::clone(&self.memory);
@@ -390,7 +401,6 @@ impl Engine {
                         depth: 0,
                         nodes: 0,
                         thread_nodes: Vec::new(),
-                        soft_scales: Vec::new(),
                     }
                 }
                 None => {
@@ -545,7 +555,6 @@ fn fallback_result(pos: &Position) -> SearchResult {
         depth: 0,
         nodes: 0,
         thread_nodes: Vec::new(),
-        soft_scales: Vec::new(),
     }
 }
 

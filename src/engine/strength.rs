@@ -15,6 +15,7 @@
 
 use rand::{Rng, RngExt};
 
+use super::limits::Limits;
 use super::score::{MATE, MATE_BOUND};
 
 /// Weakest level offered.
@@ -189,6 +190,35 @@ impl StrengthLimit {
             max_loss: linear(low.max_loss, high.max_loss),
             temperature: linear(low.temperature, high.temperature).max(1),
         }
+    }
+
+    /// `asked` with this level's node budget: the smaller of the budget and the node limit
+    /// asked for, the rest as asked.
+    ///
+    /// ```
+    /// use rookery::engine::Limits;
+    /// use rookery::engine::strength::StrengthLimit;
+    /// let level = StrengthLimit::for_elo(1500);
+    /// let asked = Limits { depth: Some(9), ..Limits::default() };
+    /// let limits = level.limits(&asked);
+    /// assert_eq!(limits.nodes, Some(level.nodes));
+    /// assert_eq!(limits.depth, Some(9));
+    /// assert!(level.budget_binds(&asked));
+    /// let few = Limits { nodes: Some(10), ..Limits::default() };
+    /// assert_eq!(level.limits(&few).nodes, Some(10));
+    /// assert!(!level.budget_binds(&few));
+    /// ```
+    pub fn limits(&self, asked: &Limits) -> Limits {
+        Limits {
+            nodes: Some(asked.nodes.map_or(self.nodes, |n| n.min(self.nodes))),
+            ..asked.clone()
+        }
+    }
+
+    /// Whether this level's node budget is tighter than the node limit of `asked`: then a
+    /// search that stops at the budget stopped for the level, not for the client.
+    pub fn budget_binds(&self, asked: &Limits) -> bool {
+        asked.nodes.is_none_or(|n| n > self.nodes)
     }
 
     /// Which of `scores` to play: indices into root lines sorted best first, each the

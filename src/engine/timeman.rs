@@ -73,9 +73,10 @@ impl TimeManager {
         }
     }
 
-    /// Restarts the clock (on `ponderhit`: the move's time starts now).
-    pub fn restart(&mut self) {
-        self.start = Instant::now();
+    /// Restarts the clock at `start` (on `ponderhit`: the move's time starts when it
+    /// arrived).
+    pub fn restart_at(&mut self, start: Instant) {
+        self.start = start;
     }
 
     /// Time since the search (or the ponder hit) started.

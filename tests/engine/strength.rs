@@ -52,9 +52,10 @@ fn play(fen: &str, elo: i64, seed: u64) -> (shakmaty::Move, u64, Vec<Line>) {
         ..SearchOptions::default()
     };
     let lines = Lines::default();
+    // The level's node budget is the caller's to apply, as the engine does.
     let result = search(
         &pos,
-        &clock(),
+        &limit.limits(&clock()),
         &options,
         &table,
         &Signals::default(),

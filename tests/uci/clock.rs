@@ -7,6 +7,7 @@
 
 use crate::common;
 
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::lines::Lines;
@@ -344,6 +345,51 @@ fn expected_factor(scale: &SoftScale) -> f64 {
     stability * score * nodes
 }
 
+/// A log that keeps what is written to it.
+#[derive(Clone, Default)]
+struct CapturedLog(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for CapturedLog {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The soft scale the main thread logs with each completed iteration of the search that
+/// `run` makes on this thread, in order (read from its debug log).
+fn logged_soft_scales(run: impl FnOnce()) -> Vec<SoftScale> {
+    let log = CapturedLog::default();
+    let writer = log.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::DEBUG)
+        .with_ansi(false)
+        .with_writer(move || writer.clone())
+        .finish();
+    tracing::subscriber::with_default(subscriber, run);
+    let text = String::from_utf8(log.0.lock().unwrap().clone()).unwrap();
+    text.lines()
+        .filter(|line| line.contains("iteration complete"))
+        .map(|line| {
+            let field = |name: &str| {
+                line.split_whitespace()
+                    .find_map(|word| word.strip_prefix(name)?.strip_prefix('='))
+                    .unwrap_or_else(|| panic!("no {name} in '{line}'"))
+                    .to_string()
+            };
+            SoftScale {
+                stable_iterations: field("stable_iterations").parse().unwrap(),
+                score_drop: field("score_drop").parse().unwrap(),
+                best_move_share: field("best_move_share").parse().unwrap(),
+            }
+        })
+        .collect()
+}
+
 #[test]
 fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
     // 3 s, no increment: the plan is (3000 - 10 overhead - 50 reserve) / 30 moves = 98 ms,
@@ -365,14 +411,16 @@ fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
         let pos = Position::from_fen(fen, false).unwrap();
         let lines = Lines::default();
         let start = Instant::now();
-        let result = search(
-            &pos,
-            &limits([3000, 3000], [0, 0]),
-            &options,
-            &table,
-            &Signals::default(),
-            &lines,
-        );
+        let scales = logged_soft_scales(|| {
+            search(
+                &pos,
+                &limits([3000, 3000], [0, 0]),
+                &options,
+                &table,
+                &Signals::default(),
+                &lines,
+            );
+        });
         let elapsed = start.elapsed();
         // The completed iterations' best moves, scores and times, in order (a line cut by
         // an aspiration window, or the final report of an unfinished iteration, left out).
@@ -382,10 +430,9 @@ fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
                 iterations.push((line.depth, line.pv[0], line.score, line.time));
             }
         }
-        let scales = &result.soft_scales;
         assert_eq!(scales.len(), iterations.len(), "{fen}: {iterations:?}");
         let mut stood = 0;
-        for (i, (&(depth, mv, score, time), scale)) in iterations.iter().zip(scales).enumerate() {
+        for (i, (&(depth, mv, score, time), scale)) in iterations.iter().zip(&scales).enumerate() {
             // What the iterations show, read from the lines: how long the best move has
             // stood, how far the score fell.
             let (previous_move, previous_score) = match i {

@@ -9,7 +9,8 @@ use rand::rngs::ChaCha8Rng;
 use shakmaty::Move;
 
 use super::interface::{Line, Reporter, SearchResult};
-use super::worker::{RootMove, Worker};
+use super::root_move::RootMove;
+use super::worker::Worker;
 use crate::engine::score::INFINITE;
 use crate::engine::strength::StrengthLimit;
 use crate::hashing::TableKey;
@@ -56,7 +57,6 @@ impl Worker<'_> {
                 .iter()
                 .map(|c| c.nodes.load(Relaxed))
                 .collect(),
-            soft_scales: std::mem::take(&mut self.soft_scales),
         }
     }
 
@@ -80,7 +80,7 @@ impl Worker<'_> {
                 .filter(|rm| rm.scored_at == self.iteration && rm.score > -INFINITE)
                 .min_by_key(|rm| -rm.score)
         };
-        let chosen = match (partial, self.completed_lines.first()) {
+        let chosen = match (partial, self.completed_lines().first()) {
             (Some(rm), _) => rm.clone(),
             (None, Some(completed_best)) => completed_best.clone(),
             (None, None) => self.unsearched_choice(),
@@ -128,13 +128,20 @@ impl Worker<'_> {
         seed: u64,
     ) -> Option<RootMove> {
         let scores: Vec<Option<i32>> = self
-            .completed_lines
+            .completed_lines()
             .iter()
             .map(|rm| (rm.bound.is_none() && rm.score > -INFINITE).then_some(rm.score))
             .collect();
         let chosen = strength.choose(&scores, &mut ChaCha8Rng::seed_from_u64(seed));
-        let line = self.completed_lines.get(chosen)?;
+        let line = self.completed_lines().get(chosen)?;
         (chosen > 0 && line.mv != best.mv).then(|| line.clone())
+    }
+
+    /// The lines of the last completed iteration, best first (none on a helper).
+    fn completed_lines(&self) -> &[RootMove] {
+        self.main
+            .as_ref()
+            .map_or(&[], |main| main.completed_lines.as_slice())
     }
 
     /// A reply to `best` from the table, when the variation stopped after one move. None
@@ -170,7 +177,7 @@ impl Worker<'_> {
             },
             nodes: self.total_nodes(),
             tb_hits: self.total_tb_hits(),
-            time: self.time.elapsed(),
+            time: self.elapsed(),
             hashfull: self.shared.table.hashfull(),
             pv: chosen.pv.to_vec(),
         });

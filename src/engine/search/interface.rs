@@ -12,7 +12,6 @@ use crate::engine::eval::nnue::{Network, default_network};
 use crate::engine::limits::Limits;
 use crate::engine::strength::StrengthLimit;
 use crate::engine::tb::Tablebases;
-use crate::engine::timeman::SoftScale;
 use crate::engine::tt::Bound;
 
 /// Flags shared by the thread that controls a search and every search thread.
@@ -23,9 +22,9 @@ pub struct Signals {
     pub stop: AtomicBool,
     /// Set only by the client: a job of several searches (bench) ends for good.
     pub stop_requested: AtomicBool,
-    /// Set by a search whose node budget is its strength level's: a stop it gives itself
-    /// at that budget does not answer `go infinite` or `go ponder`, which wait for the
-    /// client's stop (or `ponderhit`).
+    /// Set by the client whose node budget is a strength level's, not a `go` limit: a stop
+    /// the search gives itself at that budget does not answer `go infinite` or `go ponder`,
+    /// which wait for the client's stop (or `ponderhit`).
     pub hold_release: AtomicBool,
     /// Searching on the opponent's time: clocks do not run.
     pub pondering: AtomicBool,
@@ -51,6 +50,11 @@ impl Signals {
             *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
         }
     }
+
+    /// When `ponderhit` turned this search into a timed one, if it did.
+    pub fn ponder_hit_at(&self) -> Option<Instant> {
+        *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 /// Settings that shape a search. The defaults are the engine options' defaults: one
@@ -71,7 +75,9 @@ pub struct SearchOptions {
     pub tb_probe_limit: usize,
     /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
     pub tb_fifty_move_rule: bool,
-    /// Weakened play for people (`UCI_LimitStrength` or `Skill Level`), if on.
+    /// Weakened play for people (`UCI_LimitStrength` or `Skill Level`), if on: the search
+    /// searches the level's lines and may play a weaker one. Its node budget is part of the
+    /// limits the caller gives ([`StrengthLimit::limits`]).
     pub strength: Option<StrengthLimit>,
     /// Seed of the weakened play's random choice.
     pub strength_seed: u64,
@@ -178,9 +184,6 @@ pub struct SearchResult {
     /// Nodes searched by each thread, the main thread first (0 for a helper that did not
     /// start).
     pub thread_nodes: Vec<u64>,
-    /// What the time manager read of the search after each completed iteration of the main
-    /// thread, in order.
-    pub soft_scales: Vec<SoftScale>,
 }
 
 /// `go infinite` and `go ponder` must not answer before `stop` (or `ponderhit`): a stop the

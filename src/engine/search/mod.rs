@@ -3,14 +3,18 @@
 //! them, each runs iterative deepening with aspiration windows over the root moves
 //! (`worker.rs`), the inner nodes and quiescence are in `node.rs`, and the main thread
 //! chooses the move to play (`choice.rs`). What a caller hands in and gets back is in
-//! `interface.rs`; what the threads keep from one search to the next in [`memory`]. Every
+//! `interface.rs`; what only the main thread keeps (the limits, the clock, the lines it
+//! chooses from) in `main_thread.rs`; what the threads keep from one search to the next in
+//! [`memory`]. Every
 //! margin and reduction is named in [`crate::engine::params`]. Lazy SMP: helper threads
 //! search the same tree and share only the transposition table.
 
 mod choice;
 mod interface;
+mod main_thread;
 pub mod memory;
 mod node;
+mod root_move;
 mod shared;
 mod threads;
 mod worker;
@@ -19,20 +23,20 @@ pub use interface::{
     CurrentMove, Line, Reporter, SearchOptions, SearchResult, Signals, Silent, wait_for_release,
 };
 
-use std::sync::atomic::Ordering::Relaxed;
-
 use arrayvec::ArrayVec;
-use shakmaty::{Color, Move, Position as _};
+use shakmaty::{Move, Position as _};
 use tracing::debug;
 
+use self::main_thread::MainThread;
 use self::memory::{SearchMemory, ThreadMemory};
-use self::shared::{Reductions, Shared, ThreadCounters, poll_mask};
-use self::worker::{PlyState, RootMove, Worker};
+use self::root_move::RootMove;
+use self::shared::{Reductions, Shared, ThreadCounters, max_depth, poll_mask};
+use self::worker::{PlyState, Worker};
 use crate::chess::Position;
 use crate::engine::board::Board;
 use crate::engine::limits::Limits;
 use crate::engine::score::{INFINITE, MATE, MAX_PLY};
-use crate::engine::timeman::{SoftScale, TimeManager};
+use crate::engine::timeman::TimeManager;
 use crate::engine::tt::ChessTable;
 use crate::engine::wdl;
 
@@ -62,23 +66,6 @@ pub fn search_with_memory(
     memory: &mut SearchMemory,
 ) -> SearchResult {
     table.new_generation();
-    // A limited strength searches on a node budget.
-    let limits = match options.strength {
-        Some(strength) => {
-            if limits.nodes.is_none_or(|n| n > strength.nodes) {
-                signals.hold_release.store(true, Relaxed);
-            }
-            Limits {
-                nodes: Some(
-                    limits
-                        .nodes
-                        .map_or(strength.nodes, |n| n.min(strength.nodes)),
-                ),
-                ..limits.clone()
-            }
-        }
-        None => limits.clone(),
-    };
     let allowed = |mv: &Move| limits.search_moves.is_empty() || limits.search_moves.contains(mv);
     // At a root the tables cover, only the moves that keep the tables' result (unless
     // `searchmoves` excludes them all).
@@ -110,7 +97,7 @@ pub fn search_with_memory(
         .collect();
     let threads = options.threads.max(1);
     debug!(fen = %pos.fen(), ?limits, threads, multi_pv = options.multi_pv, "search start");
-    let time = TimeManager::new(&limits, pos.turn(), options.move_overhead);
+    let clock = TimeManager::new(limits, pos.turn(), options.move_overhead);
     let root_material = wdl::material(pos.chess().board());
 
     if root_moves.is_empty() {
@@ -124,11 +111,11 @@ pub fn search_with_memory(
             bound: None,
             nodes: 0,
             tb_hits: 0,
-            time: time.elapsed(),
+            time: clock.elapsed(),
             hashfull: table.hashfull(),
             pv: Vec::new(),
         });
-        wait_for_release(&limits, signals);
+        wait_for_release(limits, signals);
         return SearchResult {
             best: None,
             ponder: None,
@@ -136,7 +123,6 @@ pub fn search_with_memory(
             depth: 0,
             nodes: 0,
             thread_nodes: vec![0; threads],
-            soft_scales: Vec::new(),
         };
     }
 
@@ -149,8 +135,8 @@ pub fn search_with_memory(
     let shared = Shared {
         table,
         signals,
-        poll_mask: poll_mask(&limits),
-        limits,
+        poll_mask: poll_mask(limits),
+        max_depth: max_depth(limits),
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
         tablebases: tablebases.filter(|_| tb_root.is_none()),
@@ -164,8 +150,8 @@ pub fn search_with_memory(
     let make_worker = |id: usize, learned: ThreadMemory| Worker {
         id,
         shared: &shared,
+        main: (id == 0).then(|| MainThread::new(limits.clone(), clock.clone())),
         board: Board::new(pos.clone(), options.network.as_ref()),
-        time: time.clone(),
         nodes: 0,
         tb_hits: if id == 0 { root_tb_hits } else { 0 },
         seldepth: 0,
@@ -176,13 +162,8 @@ pub fn search_with_memory(
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
         root_moves: root_moves.clone(),
         pv_index: 0,
-        ponder_hit_seen: false,
-        completed_lines: Vec::new(),
         root_scored: false,
-        soft_scale: SoftScale::default(),
-        soft_scales: Vec::new(),
-        nmp_min_ply: 0,
-        nmp_side: Color::White,
+        null_move_verification: None,
     };
 
     // Each worker takes its thread's memory and gives it back when done.

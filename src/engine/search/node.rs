@@ -5,7 +5,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
-use super::worker::{BestSoFar, Improvement, Worker, landing};
+use super::worker::{BestSoFar, Improvement, NullMoveVerification, Worker, landing};
 use crate::chess::tactical::tactical_moves;
 use crate::engine::history::{Lineage, PieceTo};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
@@ -181,7 +181,9 @@ impl Worker<'_> {
             if depth >= nmp_min_depth()
                 && eval >= beta
                 && !self.plies[ply - 1].null_move
-                && (ply >= self.nmp_min_ply || self.board.turn() != self.nmp_side)
+                && self
+                    .null_move_verification
+                    .is_none_or(|v| v.allows(self.board.turn(), ply))
                 && self.has_pieces()
                 && self.board.do_null()
             {
@@ -202,13 +204,15 @@ impl Worker<'_> {
                     // node the fail high stands only when a normal search of the node, as
                     // shallow as the null move's, fails high too. That search makes no null
                     // move for this side in its first three quarters, and verifies nothing.
-                    if depth < nmp_verify_min_depth() || self.nmp_min_ply != 0 {
+                    if depth < nmp_verify_min_depth() || self.null_move_verification.is_some() {
                         return score;
                     }
-                    self.nmp_min_ply = ply + (3 * (depth - r) / 4).max(1) as usize;
-                    self.nmp_side = self.board.turn();
+                    self.null_move_verification = Some(NullMoveVerification {
+                        min_ply: ply + (3 * (depth - r) / 4).max(1) as usize,
+                        side: self.board.turn(),
+                    });
                     let verified = self.search(beta - 1, beta, depth - r, ply, false);
-                    self.nmp_min_ply = 0;
+                    self.null_move_verification = None;
                     if self.stopped() {
                         return 0;
                     }

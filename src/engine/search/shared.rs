@@ -1,13 +1,15 @@
-//! What is fixed for one search and shared by all its threads: the table, the signals, the
-//! limits, the counters each thread publishes, the reduction table, the tablebase settings
-//! and the facts of the root. A [`Worker`](super::worker::Worker) holds only what its
-//! thread changes.
+//! What is fixed for one search and shared by all its threads: the table, the signals, how
+//! deep and how often to look at the limits, the counters each thread publishes, the
+//! reduction table, the tablebase settings and the facts of the root. A
+//! [`Worker`](super::worker::Worker) holds only what its thread changes; the limits
+//! themselves are the main thread's ([`MainThread`](super::main_thread::MainThread)).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::interface::Signals;
 use crate::engine::limits::Limits;
 use crate::engine::params::*;
+use crate::engine::score::MAX_DEPTH;
 use crate::engine::tb::Tablebases;
 use crate::engine::tt::ChessTable;
 
@@ -24,8 +26,8 @@ pub(super) struct Shared<'a> {
     pub(super) table: &'a ChessTable,
     /// Stop and ponder flags.
     pub(super) signals: &'a Signals,
-    /// What the search was asked for, a limited strength's node budget applied.
-    pub(super) limits: Limits,
+    /// The deepest iteration any thread starts.
+    pub(super) max_depth: i32,
     /// What each thread has counted, by thread id.
     pub(super) counters: Vec<ThreadCounters>,
     /// Late-move reductions by depth and move number.
@@ -51,6 +53,16 @@ pub(super) struct Shared<'a> {
 }
 
 impl Shared<'_> {
+    /// Whether the search runs on the opponent's time.
+    pub(super) fn is_pondering(&self) -> bool {
+        self.signals.pondering.load(Relaxed)
+    }
+
+    /// Tells every thread to unwind.
+    pub(super) fn stop(&self) {
+        self.signals.stop.store(true, Relaxed);
+    }
+
     /// Nodes searched by all threads, as they last published them.
     pub(super) fn total_nodes(&self) -> u64 {
         self.counters.iter().map(|c| c.nodes.load(Relaxed)).sum()
@@ -60,6 +72,13 @@ impl Shared<'_> {
     pub(super) fn total_tb_hits(&self) -> u64 {
         self.counters.iter().map(|c| c.tb_hits.load(Relaxed)).sum()
     }
+}
+
+/// The deepest iteration of a search under `limits`.
+pub(super) fn max_depth(limits: &Limits) -> i32 {
+    limits
+        .depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH))
 }
 
 /// The poll mask for a search under `limits`: small node budgets (limited strength) are

@@ -7,28 +7,21 @@ use std::time::Duration;
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, Piece, Square};
-use tracing::{debug, instrument};
+use tracing::instrument;
 
 use super::interface::{CurrentMove, Line, Reporter, wait_for_release};
+use super::main_thread::MainThread;
 use super::memory::ThreadMemory;
+use super::root_move::RootMove;
 use super::shared::Shared;
 use crate::engine::board::Board;
 use crate::engine::correction::Correction;
 use crate::engine::history::Heuristics;
 use crate::engine::packed::PackedMove;
 use crate::engine::params::*;
-use crate::engine::score::{
-    INFINITE, MATE, MATE_BOUND, MAX_DEPTH, MAX_PLY, NO_EVAL, TB_BOUND, score_to_tt,
-};
-use crate::engine::timeman::{SoftScale, TimeManager};
+use crate::engine::score::{INFINITE, MATE_BOUND, MAX_PLY, NO_EVAL, score_to_tt};
 use crate::engine::tt::{Bound, ChessEntry};
 use crate::hashing::TableKey;
-
-/// The main thread names each root move as it starts searching it once the search has run
-/// this long ...
-const CURRENT_MOVE_AFTER: Duration = Duration::from_secs(3);
-/// ... or searched this many nodes, whichever comes first.
-const CURRENT_MOVE_AFTER_NODES: u64 = 10_000_000;
 
 /// Everything one search thread owns and changes.
 pub(super) struct Worker<'a> {
@@ -36,10 +29,10 @@ pub(super) struct Worker<'a> {
     pub(super) id: usize,
     /// What is fixed for this search.
     pub(super) shared: &'a Shared<'a>,
+    /// The main thread's own state (limits, clock, completed lines); `None` on a helper.
+    pub(super) main: Option<MainThread>,
     /// The position searched, with the evaluator's state.
     pub(super) board: Board,
-    /// This thread's clock.
-    pub(super) time: TimeManager,
     /// Nodes this thread searched.
     pub(super) nodes: u64,
     /// Tablebase probes of this thread that found their position.
@@ -60,35 +53,36 @@ pub(super) struct Worker<'a> {
     pub(super) root_moves: Vec<RootMove>,
     /// Root moves before this index already have their MultiPV line this iteration.
     pub(super) pv_index: usize,
-    /// Whether the `ponderhit` restart of the clock has been applied.
-    pub(super) ponder_hit_seen: bool,
-    /// The MultiPV lines of the last completed iteration, best first, as reported.
-    pub(super) completed_lines: Vec<RootMove>,
     /// Whether any root move has a score yet: until then a limit cannot stop the search.
     pub(super) root_scored: bool,
-    /// What the completed iterations say about the time this move deserves.
-    pub(super) soft_scale: SoftScale,
-    /// `soft_scale` after each completed iteration, for the result.
-    pub(super) soft_scales: Vec<SoftScale>,
-    /// While a null-move verification search runs: `nmp_side` makes no null move at plies
-    /// before this one (0 when no verification runs).
-    pub(super) nmp_min_ply: usize,
+    /// The null-move verification search under way, if one is.
+    pub(super) null_move_verification: Option<NullMoveVerification>,
+}
+
+/// A null-move verification search under way: the side whose null move is being verified
+/// makes no null move before a ply.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct NullMoveVerification {
+    /// Plies before this one make no null move for `side`.
+    pub(super) min_ply: usize,
     /// The side whose null move is being verified.
-    pub(super) nmp_side: Color,
+    pub(super) side: Color,
+}
+
+impl NullMoveVerification {
+    /// Whether `side` may try a null move at `ply` while this verification runs.
+    #[inline]
+    pub(super) fn allows(&self, side: Color, ply: usize) -> bool {
+        ply >= self.min_ply || side != self.side
+    }
 }
 
 impl Worker<'_> {
     /// Iterative deepening; returns the depth of the last completed iteration.
     #[instrument(level = "debug", skip_all, fields(thread = self.id))]
     pub(super) fn iterate(&mut self, multi_pv: usize, reporter: &dyn Reporter) -> i32 {
-        let max_depth = self
-            .shared
-            .limits
-            .depth
-            .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
         let mut completed = 0;
-        self.completed_lines.clear();
-        for depth in 1..=max_depth {
+        for depth in 1..=self.shared.max_depth {
             // Helpers spread out: odd ones skip every other depth.
             if self.id % 2 == 1 && depth > 1 && depth % 2 == 0 {
                 continue;
@@ -104,8 +98,11 @@ impl Worker<'_> {
                 self.aspiration(depth, reporter);
                 if self.stopped() {
                     // A first iteration cut after its best line keeps the lines it finished.
-                    if completed == 0 && pv_index > 0 {
-                        self.completed_lines = self.root_moves[..pv_index].to_vec();
+                    if completed == 0
+                        && pv_index > 0
+                        && let Some(main) = self.main.as_mut()
+                    {
+                        main.completed_lines = self.root_moves[..pv_index].to_vec();
                     }
                     break;
                 }
@@ -115,30 +112,38 @@ impl Worker<'_> {
             if self.stopped() {
                 break;
             }
-            self.learn_soft_scale(completed);
-            self.soft_scales.push(self.soft_scale);
+            let previous = completed;
             completed = depth;
-            self.completed_lines = self.root_moves[..multi_pv].to_vec();
-            if self.id == 0 {
-                debug!(
-                    depth,
-                    seldepth = self.seldepth,
-                    score = self.root_moves[0].score,
-                    nodes = self.total_nodes(),
-                    ms = self.time.elapsed().as_millis() as u64,
-                    "iteration complete"
-                );
-                self.report(depth, self.shared.shown_lines, None, reporter);
-                if self.iteration_limits_reached(depth) {
-                    break;
-                }
+            if self.main.is_some() && self.conclude_iteration(depth, previous, multi_pv, reporter) {
+                break;
             }
         }
         self.publish_counters();
-        if self.id == 0 {
-            wait_for_release(&self.shared.limits, self.shared.signals);
+        if let Some(main) = &self.main {
+            wait_for_release(main.limits(), self.shared.signals);
         }
         completed
+    }
+
+    /// The main thread's part after the iteration at `depth` (the one before being
+    /// `previous`, 0: none) completed its `lines` lines: the time manager and the move
+    /// choice take it in, and its lines are reported. Returns whether to stop iterating.
+    fn conclude_iteration(
+        &mut self,
+        depth: i32,
+        previous: i32,
+        lines: usize,
+        reporter: &dyn Reporter,
+    ) -> bool {
+        let Some(main) = self.main.as_mut() else {
+            return false;
+        };
+        main.complete_iteration(depth, previous, &self.root_moves, lines, self.shared);
+        self.report(depth, self.shared.shown_lines, None, reporter);
+        let Some(main) = self.main.as_mut() else {
+            return false;
+        };
+        main.iteration_limits_reached(depth, &self.root_moves, self.shared)
     }
 
     /// Searches the current MultiPV slot with a window around the last score, widening it
@@ -172,7 +177,7 @@ impl Worker<'_> {
             } else {
                 return;
             };
-            if self.id == 0 && self.time.elapsed() > ASPIRATION_REPORT_AFTER {
+            if self.main.is_some() && self.elapsed() > ASPIRATION_REPORT_AFTER {
                 self.report(depth, self.pv_index + 1, Some(bound), reporter);
             }
             delta += delta / 2 + aspiration_growth();
@@ -194,7 +199,14 @@ impl Worker<'_> {
         let mut best = BestSoFar::new(-INFINITE, alpha, beta);
         for i in self.pv_index..self.root_moves.len() {
             let mv = self.root_moves[i].mv;
-            self.announce(depth, mv, i + 1, reporter);
+            if let Some(main) = &self.main {
+                let current = CurrentMove {
+                    depth,
+                    mv,
+                    number: i + 1,
+                };
+                main.announce(self.shared, current, reporter);
+            }
             self.plies[0].moved = Some(landing(&self.board, mv));
             let nodes_before = self.nodes;
             self.board.do_move(mv, self.shared.table);
@@ -246,67 +258,14 @@ impl Worker<'_> {
         best.score
     }
 
-    /// Updates what the time manager reads from the iteration just completed, the one
-    /// before being `previous` (0: none).
-    pub(super) fn learn_soft_scale(&mut self, previous: i32) {
-        let best = &self.root_moves[0];
-        let scale = &mut self.soft_scale;
-        match self.completed_lines.first() {
-            Some(last) if previous > 0 => {
-                scale.stable_iterations = if last.mv == best.mv {
-                    scale.stable_iterations + 1
-                } else {
-                    0
-                };
-                // Mate and tablebase scores say nothing about a drop in judgement.
-                scale.score_drop = if best.score.abs() < TB_BOUND && last.score.abs() < TB_BOUND {
-                    last.score - best.score
-                } else {
-                    0
-                };
-            }
-            _ => scale.stable_iterations = 0,
-        }
-        let all: u64 = self.root_moves.iter().map(|rm| rm.nodes).sum();
-        scale.best_move_share = if all == 0 {
-            0.0
-        } else {
-            best.nodes as f64 / all as f64
-        };
-    }
-
-    /// After an iteration: is there reason not to start the next one?
-    pub(super) fn iteration_limits_reached(&mut self, depth: i32) -> bool {
-        let best = self.root_moves[0].score;
-        if self
-            .shared
-            .limits
-            .mate
-            .is_some_and(|mate| best > MATE - 2 * mate as i32)
-        {
-            return true;
-        }
-        // A proven mate will not change by searching deeper (infinite and ponder searches
-        // then wait for their release).
-        if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + 2 {
-            return self.shared.limits.depth.is_none();
-        }
-        self.sync_ponder_hit();
-        let nodes = self.total_nodes();
-        self.shared.limits.nodes.is_some_and(|n| nodes >= n)
-            || self.shared.limits.soft_nodes.is_some_and(|n| nodes >= n)
-            || (!self.is_pondering() && self.time.soft_exceeded(self.soft_scale.factor()))
-            || self.root_moves.len() == 1 && self.shared.limits.is_timed() && !self.is_pondering()
-    }
-
     /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
     pub(super) fn visit(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
         if self.nodes & self.shared.poll_mask == 0 {
             self.publish_counters();
-            if self.id == 0 {
-                self.check_limits();
+            if let Some(main) = self.main.as_mut() {
+                main.check_limits(self.shared, self.root_scored);
             }
         }
     }
@@ -314,46 +273,6 @@ impl Worker<'_> {
     /// True when the search must unwind now.
     pub(super) fn stopped(&self) -> bool {
         self.shared.signals.stop.load(Relaxed)
-    }
-
-    /// Stops the search past the hard limit or the node limit once a root move has a score
-    /// (a first iteration, above all one of several lines, can cost many times a small node
-    /// budget), and past the clock's last resort in any case.
-    pub(super) fn check_limits(&mut self) {
-        if self.is_pondering() {
-            return;
-        }
-        self.sync_ponder_hit();
-        let limit_reached = self.time.hard_exceeded()
-            || self
-                .shared
-                .limits
-                .nodes
-                .is_some_and(|n| self.total_nodes() >= n);
-        if limit_reached && self.root_scored || self.time.last_resort_exceeded() {
-            self.shared.signals.stop.store(true, Relaxed);
-        }
-    }
-
-    /// On `ponderhit` the clock for this move starts; picks that up once.
-    pub(super) fn sync_ponder_hit(&mut self) {
-        if !self.ponder_hit_seen
-            && self
-                .shared
-                .signals
-                .ponder_hit_at
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .is_some()
-        {
-            self.ponder_hit_seen = true;
-            self.time.restart();
-        }
-    }
-
-    /// Whether the search runs on the opponent's time.
-    pub(super) fn is_pondering(&self) -> bool {
-        self.shared.signals.pondering.load(Relaxed)
     }
 
     /// Stores a node's result in the table, its score made relative to the node.
@@ -380,15 +299,12 @@ impl Worker<'_> {
         );
     }
 
-    /// Names the root move `mv`, the `number`th, as the main thread starts it, once the
-    /// search has run long enough for a GUI to want to see progress within an iteration.
-    pub(super) fn announce(&self, depth: i32, mv: Move, number: usize, reporter: &dyn Reporter) {
-        if self.id == 0
-            && (self.time.elapsed() >= CURRENT_MOVE_AFTER
-                || self.total_nodes() >= CURRENT_MOVE_AFTER_NODES)
-        {
-            reporter.current_move(&CurrentMove { depth, mv, number });
-        }
+    /// Time since the search (or the ponder hit) started, on the main thread's clock (zero
+    /// on a helper, which reports nothing).
+    pub(super) fn elapsed(&self) -> Duration {
+        self.main
+            .as_ref()
+            .map_or(Duration::ZERO, MainThread::elapsed)
     }
 
     /// Sends the current lines to the reporter.
@@ -421,7 +337,7 @@ impl Worker<'_> {
                 bound,
                 nodes,
                 tb_hits,
-                time: self.time.elapsed(),
+                time: self.elapsed(),
                 hashfull: self.shared.table.hashfull(),
                 pv: rm.pv.to_vec(),
             });
@@ -459,39 +375,6 @@ impl Worker<'_> {
         ThreadMemory {
             heuristics: self.heuristics,
             correction: self.correction,
-        }
-    }
-}
-
-/// A root move with its latest score and variation.
-#[derive(Clone, Debug)]
-pub(super) struct RootMove {
-    /// The move.
-    pub(super) mv: Move,
-    /// Its score in the iteration under way (-INFINITE: none yet, or it failed low).
-    pub(super) score: i32,
-    /// Its score in the iteration before.
-    pub(super) previous_score: i32,
-    /// The iteration that gave `score` (0: none yet).
-    pub(super) scored_at: i32,
-    /// Whether `score` is only a bound (an aspiration window failed on it).
-    pub(super) bound: Option<Bound>,
-    /// Deepest ply reached under it.
-    pub(super) seldepth: usize,
-    /// Its variation, the move first.
-    pub(super) pv: ArrayVec<Move, MAX_PLY>,
-    /// Nodes this thread spent under the move in the current iteration.
-    pub(super) nodes: u64,
-}
-
-impl RootMove {
-    /// The score to show: this iteration's, or the last one's for a move not scored yet
-    /// (-INFINITE when it never was).
-    pub(super) fn shown_score(&self) -> i32 {
-        if self.score == -INFINITE {
-            self.previous_score
-        } else {
-            self.score
         }
     }
 }
