@@ -6,7 +6,6 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
@@ -25,7 +24,6 @@ use super::search::memory::SearchMemory;
 use super::search::{
     Reporter, SearchOptions, SearchResult, Signals, search_with_memory, wait_for_release,
 };
-use super::strength::{StrengthLimit, skill_level_elo};
 use super::tb::Tablebases;
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -278,42 +276,24 @@ impl Engine {
         self.book_rng = ChaCha8Rng::seed_from_u64(seed);
     }
 
-    /// The Elo searches play at, or `None` at full strength: `UCI_Elo` while
-    /// `UCI_LimitStrength` is on (it takes precedence, as in Stockfish), else the Elo of a
-    /// `Skill Level` below 20.
+    /// The Elo searches play at, or `None` at full strength (see [`Settings::limited_elo`]).
     pub fn limited_elo(&self) -> Option<i64> {
-        let settings = &self.settings;
-        if settings.limit_strength {
-            Some(settings.elo)
-        } else {
-            skill_level_elo(settings.skill_level)
-        }
+        self.settings.limited_elo()
     }
 
-    /// Whether searches evaluate with the network: `Use NNUE`, except at a limited strength
-    /// (`UCI_LimitStrength`, or a `Skill Level` below 20), whose Elo levels were measured
-    /// with the hand-written evaluation.
+    /// Whether searches evaluate with the network (see
+    /// [`Settings::evaluates_with_network`]).
     pub fn evaluates_with_network(&self) -> bool {
-        self.settings.use_nnue && self.limited_elo().is_none()
+        self.settings.evaluates_with_network()
     }
 
     /// What a search reads of the settings, with the engine's tablebases and net.
     fn search_options(&self) -> SearchOptions {
-        let settings = &self.settings;
-        SearchOptions {
-            threads: settings.threads,
-            multi_pv: settings.multi_pv,
-            move_overhead: Duration::from_millis(settings.move_overhead_ms),
-            tablebases: self.tablebases.clone(),
-            tb_probe_depth: settings.syzygy_probe_depth,
-            tb_probe_limit: settings.syzygy_probe_limit,
-            tb_fifty_move_rule: settings.syzygy_fifty_move_rule,
-            strength: self.limited_elo().map(StrengthLimit::for_elo),
-            strength_seed: 0,
-            network: self
-                .evaluates_with_network()
-                .then(|| Arc::clone(&self.network)),
-        }
+        SearchOptions::new(
+            &self.settings,
+            self.tablebases.clone(),
+            Arc::clone(&self.network),
+        )
     }
 
     /// The book's move for the current position, when the book is on and has one that
@@ -627,7 +607,8 @@ fn set_tunable(name: &str, value: &str) -> Result<(), OptionError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::strength::{ELO_MAX, ELO_MIN};
+    use crate::engine::strength::{ELO_MAX, ELO_MIN, StrengthLimit};
+    use std::time::Duration;
 
     #[test]
     fn a_panicking_search_thread_still_reports_and_leaves_the_engine_idle() {

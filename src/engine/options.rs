@@ -4,10 +4,12 @@
 //! prints this table, `setoption` reads values through it, and tests and fuzzers take
 //! names from it.
 //!
-//! Adding an option is one entry in [`OPTIONS`] (and the field it writes, or the effect
-//! the engine matches on, if new).
+//! Adding an option is one entry in [`OPTIONS`], with the [`Settings`] field it writes (its
+//! default comes from the entry) or the [`Effect`] the engine matches on, if new. An option
+//! the search reads is also carried into
+//! [`SearchOptions`](super::search::SearchOptions), which is built from the settings.
 
-use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, SKILL_MAX, SKILL_MIN};
+use super::strength::{ELO_DEFAULT, ELO_MAX, ELO_MIN, SKILL_MAX, SKILL_MIN, skill_level_elo};
 
 /// How an option is set, with its default and range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,52 +132,80 @@ impl OptionKind {
     }
 }
 
-/// Every option's current value.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Settings {
+/// Declares [`Settings`], one field per value an option keeps, and the blank settings that
+/// [`Settings::default`] folds the option table's defaults into: no default is written
+/// outside [`OPTIONS`].
+macro_rules! settings {
+    ($($(#[doc = $doc:literal])* $field:ident: $kind:ty,)*) => {
+        /// Every option's current value.
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct Settings {
+            $($(#[doc = $doc])* pub $field: $kind,)*
+        }
+
+        impl Settings {
+            /// Every field at its type's default, before the options' defaults are folded in.
+            fn blank() -> Settings {
+                Settings {
+                    $($field: Default::default(),)*
+                }
+            }
+        }
+    };
+}
+
+settings! {
     /// File that debug logs are appended to; empty for none.
-    pub log_file: String,
+    log_file: String,
     /// Search threads.
-    pub threads: usize,
+    threads: usize,
     /// Transposition table size in MiB.
-    pub hash_mib: usize,
+    hash_mib: usize,
     /// Whether the GUI may send `go ponder`.
-    pub ponder: bool,
+    ponder: bool,
     /// Principal variations reported.
-    pub multi_pv: usize,
+    multi_pv: usize,
     /// Milliseconds kept back per move for GUI and network delays.
-    pub move_overhead_ms: u64,
+    move_overhead_ms: u64,
     /// Chess960 castling notation in and out.
-    pub chess960: bool,
+    chess960: bool,
     /// Whether book moves are played from [`Settings::book_file`].
-    pub own_book: bool,
+    own_book: bool,
     /// The Polyglot book; empty for none.
-    pub book_file: String,
+    book_file: String,
     /// A weighted random book move instead of the heaviest.
-    pub book_variety: bool,
+    book_variety: bool,
     /// Seed of the random book choice; 0 seeds from the clock.
-    pub book_seed: u64,
+    book_seed: u64,
     /// Tablebase directories, separated by `:`; empty for none.
-    pub syzygy_path: String,
-    /// Tablebases are probed inside the search only with at least this much depth left.
-    pub syzygy_probe_depth: i32,
-    /// Tablebases are probed only with at most this many pieces.
-    pub syzygy_probe_limit: usize,
-    /// Tablebase wins and losses beyond the fifty-move rule count as draws.
-    pub syzygy_fifty_move_rule: bool,
+    syzygy_path: String,
+    /// How the search probes the tablebases.
+    syzygy: TablebaseProbing,
     /// Reported lines carry the expected win, draw and loss in permille.
-    pub show_wdl: bool,
+    show_wdl: bool,
     /// Play at the strength of [`Settings::elo`] instead of full strength.
-    pub limit_strength: bool,
+    limit_strength: bool,
     /// The Elo to play at when the strength is limited.
-    pub elo: i64,
+    elo: i64,
     /// `Skill Level`: below [`SKILL_MAX`], play at the Elo it maps to (unless
     /// [`Settings::limit_strength`] is on, when [`Settings::elo`] holds).
-    pub skill_level: i64,
+    skill_level: i64,
     /// Evaluate with the network (else with the hand-written evaluation).
-    pub use_nnue: bool,
+    use_nnue: bool,
     /// The network file; [`DEFAULT_EVAL_FILE`] or empty for the net built in.
-    pub eval_file: String,
+    eval_file: String,
+}
+
+/// How the search probes the tablebases (`SyzygyProbeDepth`, `SyzygyProbeLimit`,
+/// `Syzygy50MoveRule`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TablebaseProbing {
+    /// Probed inside the search only with at least this much depth left.
+    pub depth: i32,
+    /// Probed only with at most this many pieces on the board.
+    pub pieces: usize,
+    /// Whether wins and losses beyond the fifty-move rule count as draws.
+    pub fifty_move_rule: bool,
 }
 
 /// The `EvalFile` value that names the net built into the binary.
@@ -187,29 +217,7 @@ pub const EVAL_FILE_OPTION: &str = "EvalFile";
 impl Default for Settings {
     /// Every option at the default its entry in [`OPTIONS`] declares.
     fn default() -> Settings {
-        let mut settings = Settings {
-            log_file: String::new(),
-            threads: 0,
-            hash_mib: 0,
-            ponder: false,
-            multi_pv: 0,
-            move_overhead_ms: 0,
-            chess960: false,
-            own_book: false,
-            book_file: String::new(),
-            book_variety: false,
-            book_seed: 0,
-            syzygy_path: String::new(),
-            syzygy_probe_depth: 0,
-            syzygy_probe_limit: 0,
-            syzygy_fifty_move_rule: false,
-            show_wdl: false,
-            limit_strength: false,
-            elo: 0,
-            skill_level: 0,
-            use_nnue: true,
-            eval_file: String::new(),
-        };
+        let mut settings = Settings::blank();
         for option in &OPTIONS {
             if let Some(value) = option.kind.default_value() {
                 (option.store)(&mut settings, &value);
@@ -220,6 +228,23 @@ impl Default for Settings {
 }
 
 impl Settings {
+    /// The Elo searches play at, or `None` at full strength: [`Settings::elo`] while
+    /// [`Settings::limit_strength`] is on (it takes precedence, as in Stockfish), else the
+    /// Elo of a `Skill Level` below [`SKILL_MAX`].
+    pub fn limited_elo(&self) -> Option<i64> {
+        if self.limit_strength {
+            Some(self.elo)
+        } else {
+            skill_level_elo(self.skill_level)
+        }
+    }
+
+    /// Whether searches evaluate with the network: `Use NNUE`, except at a limited strength,
+    /// whose Elo levels were measured with the hand-written evaluation.
+    pub fn evaluates_with_network(&self) -> bool {
+        self.use_nnue && self.limited_elo().is_none()
+    }
+
     /// Whether `EvalFile` names the net built into the binary (empty or [`DEFAULT_EVAL_FILE`]).
     pub fn uses_built_in_net(&self) -> bool {
         self.eval_file.is_empty() || self.eval_file == DEFAULT_EVAL_FILE
@@ -382,7 +407,7 @@ pub static OPTIONS: [EngineOption; 22] = [
             min: 1,
             max: 100,
         },
-        store: |s, v| s.syzygy_probe_depth = v.spin() as i32,
+        store: |s, v| s.syzygy.depth = v.spin() as i32,
         effect: None,
     },
     EngineOption {
@@ -392,13 +417,13 @@ pub static OPTIONS: [EngineOption; 22] = [
             min: 0,
             max: 7,
         },
-        store: |s, v| s.syzygy_probe_limit = v.spin() as usize,
+        store: |s, v| s.syzygy.pieces = v.spin() as usize,
         effect: None,
     },
     EngineOption {
         name: "Syzygy50MoveRule",
         kind: OptionKind::Check { default: true },
-        store: |s, v| s.syzygy_fifty_move_rule = v.check(),
+        store: |s, v| s.syzygy.fifty_move_rule = v.check(),
         effect: None,
     },
     EngineOption {
@@ -476,5 +501,48 @@ mod tests {
         let settings = Settings::default();
         assert_eq!((settings.threads, settings.hash_mib), (1, 16));
         assert_eq!((settings.multi_pv, settings.move_overhead_ms), (1, 10));
+    }
+
+    #[test]
+    fn the_default_settings_are_the_table_defaults_folded_into_blank_settings() {
+        let defaults = Settings::default();
+        assert_ne!(defaults, Settings::blank());
+        // Storing any option's default changes nothing more.
+        for option in &OPTIONS {
+            let mut settings = defaults.clone();
+            if let Some(value) = option.kind.default_value() {
+                option.store(&mut settings, &value);
+            }
+            assert_eq!(settings, defaults, "{}", option.name);
+        }
+        assert_eq!(
+            defaults.syzygy,
+            TablebaseProbing {
+                depth: 1,
+                pieces: 7,
+                fifty_move_rule: true
+            }
+        );
+        assert!(defaults.use_nnue);
+        assert_eq!(defaults.eval_file, DEFAULT_EVAL_FILE);
+    }
+
+    #[test]
+    fn the_tablebase_options_fill_one_probing_value() {
+        let mut settings = Settings::default();
+        for (name, value) in [
+            ("SyzygyProbeDepth", "5"),
+            ("SyzygyProbeLimit", "4"),
+            ("Syzygy50MoveRule", "false"),
+        ] {
+            let option = find(name).unwrap();
+            option.store(&mut settings, &option.kind.parse(name, value).unwrap());
+        }
+        let probing = TablebaseProbing {
+            depth: 5,
+            pieces: 4,
+            fifty_move_rule: false,
+        };
+        assert_eq!(settings.syzygy, probing);
     }
 }

@@ -10,6 +10,7 @@ use shakmaty::Move;
 
 use crate::engine::eval::nnue::{Network, default_network};
 use crate::engine::limits::Limits;
+use crate::engine::options::{Settings, TablebaseProbing};
 use crate::engine::strength::StrengthLimit;
 use crate::engine::tb::Tablebases;
 use crate::engine::tt::Bound;
@@ -57,8 +58,9 @@ impl Signals {
     }
 }
 
-/// Settings that shape a search. The defaults are the engine options' defaults: one
-/// thread, one line, 10 ms overhead, no tablebases, no strength limit, the built-in net.
+/// Settings that shape a search, built from the engine's [`Settings`]
+/// ([`SearchOptions::new`]). The defaults are the engine options' defaults with the
+/// built-in net and no tablebases.
 #[derive(Clone, Debug)]
 pub struct SearchOptions {
     /// Search threads (1 = no helpers).
@@ -69,12 +71,8 @@ pub struct SearchOptions {
     pub move_overhead: Duration,
     /// Endgame tablebases, if loaded.
     pub tablebases: Option<Arc<Tablebases>>,
-    /// Tablebases are probed inside the search only with at least this much depth left.
-    pub tb_probe_depth: i32,
-    /// Tablebases are probed only with at most this many pieces on the board.
-    pub tb_probe_limit: usize,
-    /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
-    pub tb_fifty_move_rule: bool,
+    /// How the search probes them.
+    pub tb_probing: TablebaseProbing,
     /// Weakened play for people (`UCI_LimitStrength` or `Skill Level`), if on: the search
     /// searches the level's lines and may play a weaker one. Its node budget is part of the
     /// limits the caller gives ([`StrengthLimit::limits`]).
@@ -85,20 +83,32 @@ pub struct SearchOptions {
     pub network: Option<Arc<Network>>,
 }
 
-impl Default for SearchOptions {
-    fn default() -> SearchOptions {
+impl SearchOptions {
+    /// What a search reads of `settings`, with the `tablebases` loaded and the `network`
+    /// that `EvalFile` names (used unless the settings evaluate by hand); the strength's
+    /// random choice seeded with 0.
+    pub fn new(
+        settings: &Settings,
+        tablebases: Option<Arc<Tablebases>>,
+        network: Arc<Network>,
+    ) -> SearchOptions {
         SearchOptions {
-            threads: 1,
-            multi_pv: 1,
-            move_overhead: Duration::from_millis(10),
-            tablebases: None,
-            tb_probe_depth: 1,
-            tb_probe_limit: 7,
-            tb_fifty_move_rule: true,
-            strength: None,
+            threads: settings.threads,
+            multi_pv: settings.multi_pv,
+            move_overhead: Duration::from_millis(settings.move_overhead_ms),
+            tablebases,
+            tb_probing: settings.syzygy,
+            strength: settings.limited_elo().map(StrengthLimit::for_elo),
             strength_seed: 0,
-            network: Some(default_network()),
+            network: settings.evaluates_with_network().then_some(network),
         }
+    }
+}
+
+impl Default for SearchOptions {
+    /// The options at the default settings, with the built-in net and no tablebases.
+    fn default() -> SearchOptions {
+        SearchOptions::new(&Settings::default(), None, default_network())
     }
 }
 

@@ -71,8 +71,8 @@ pub fn search_with_memory(
     // `searchmoves` excludes them all).
     let tablebases = options.tablebases.as_deref();
     let tb_root = tablebases
-        .filter(|tb| tb.covers(pos.chess(), options.tb_probe_limit))
-        .and_then(|tb| tb.root_moves(pos.chess(), options.tb_fifty_move_rule))
+        .filter(|tb| tb.covers(pos.chess(), options.tb_probing.pieces))
+        .and_then(|tb| tb.root_moves(pos.chess(), options.tb_probing.fifty_move_rule))
         .filter(|(moves, _)| moves.iter().any(allowed));
     // The tables' verdict is what the lines report (as the fifty-move rule option has it),
     // unless the search finds a mate.
@@ -140,9 +140,7 @@ pub fn search_with_memory(
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
         tablebases: tablebases.filter(|_| tb_root.is_none()),
-        tb_probe_depth: options.tb_probe_depth,
-        tb_probe_limit: options.tb_probe_limit,
-        tb_fifty_move_rule: options.tb_fifty_move_rule,
+        tb_probing: options.tb_probing,
         root_tb_score,
         root_material,
         shown_lines,

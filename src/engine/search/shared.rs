@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::interface::Signals;
 use crate::engine::limits::Limits;
+use crate::engine::options::TablebaseProbing;
 use crate::engine::params::*;
 use crate::engine::score::MAX_DEPTH;
 use crate::engine::tb::Tablebases;
@@ -35,12 +36,8 @@ pub(super) struct Shared<'a> {
     /// Tablebases to probe inside the search (none when the root itself was settled by
     /// them: its moves are already the ones that keep the result).
     pub(super) tablebases: Option<&'a Tablebases>,
-    /// Tablebases are probed only with at least this much depth left ...
-    pub(super) tb_probe_depth: i32,
-    /// ... and at most this many pieces on the board.
-    pub(super) tb_probe_limit: usize,
-    /// Whether tablebase wins and losses beyond the fifty-move rule count as draws.
-    pub(super) tb_fifty_move_rule: bool,
+    /// How they are probed.
+    pub(super) tb_probing: TablebaseProbing,
     /// The tables' score of the root when they cover it: reported instead of the search's
     /// score unless that is a mate.
     pub(super) root_tb_score: Option<i32>,
