@@ -10,6 +10,9 @@
 //! (each tunable is then a UCI spin option of its name and range), read at each use, so a
 //! change applies to the next search. [`TUNABLES`] lists them all with their ranges and
 //! SPSA step in either build.
+//!
+//! The comments say what each value does; what each rule was measured to be worth is in
+//! the lab notebook, in one table by step of the search (`notes/search.md`).
 
 use std::time::Duration;
 
@@ -88,7 +91,6 @@ tunables! {
     aspiration_growth = 10, 0..=40, 3;
 
     // Razoring: the static eval is so far below alpha that only captures are searched.
-    // (Razoring, ProbCut and the staged move picker, one SPRT: +40 +/- 22 Elo at 3+0.03.)
     /// Deepest node razored.
     razor_max_depth = 3, 1..=6, 1;
     /// Margin per ply of depth.
@@ -114,9 +116,7 @@ tunables! {
     nmp_eval_divisor = 200, 50..=400, 15;
     /// ...up to this many plies.
     nmp_eval_max = 3, 1..=6, 1;
-    /// Shallowest node whose null-move fail high is verified by a normal search of the node
-    /// (with SEE pruning of quiet moves, LMR of losing captures and hindsight depth, ~+18 Elo
-    /// at 3+0.03).
+    /// Shallowest node whose null-move fail high is verified by a normal search of the node.
     nmp_verify_min_depth = 12, 6..=20, 1;
 
     // ProbCut: a capture that beats beta by a margin in a shallower search cuts the node.
@@ -133,8 +133,7 @@ tunables! {
     iir_min_depth = 4, 2..=8, 1;
 
     // Singular extension: the table move is searched deeper when no other move comes near
-    // its score. (With continuation and correction histories and the soft-limit scaling,
-    // one SPRT: +137 +/- 46 Elo at 3+0.03.)
+    // its score.
     /// Shallowest node tested.
     se_min_depth = 8, 4..=12, 1;
     /// The table's entry must be at most this much shallower than the node.
@@ -173,15 +172,13 @@ tunables! {
     /// A capture is pruned when it loses more than this per ply of depth.
     see_prune_margin = 90, 30..=200, 8;
 
-    // SEE pruning of quiet moves at shallow nodes (one of four rules measured together, ~+18
-    // Elo at 3+0.03; see null-move verification).
+    // SEE pruning of quiet moves at shallow nodes.
     /// Deepest node pruned.
     see_quiet_max_depth = 8, 2..=12, 1;
     /// A quiet move is pruned when it loses more than this per ply of depth squared.
     see_quiet_margin = 25, 5..=80, 3;
 
-    // History pruning: a quiet move with a bad history at a shallow node (with the deeper or
-    // shallower re-search below, ~+14 Elo at 3+0.03).
+    // History pruning: a quiet move with a bad history at a shallow node.
     /// Deepest node pruned.
     history_prune_max_depth = 3, 1..=6, 1;
     /// A quiet move is pruned when its history and continuation history sum below minus
@@ -189,8 +186,7 @@ tunables! {
     history_prune_margin = 2048, 500..=8000, 250;
 
     // Late move reductions: quiet moves after the first few are searched shallower first.
-    // The history term reads continuation history too (continuation history in ordering and
-    // LMR alone: +11 +/- 31 Elo at 3+0.03 after 313 games, SPRT undecided).
+    // The history term reads continuation history too.
     /// Shallowest node reduced.
     lmr_min_depth = 3, 1..=6, 1;
     /// Reduction table, in hundredths of a ply: LMR_BASE + 100 ln(depth) ln(moves) /
@@ -203,9 +199,8 @@ tunables! {
     lmr_history_divisor = 8000, 2000..=20000, 500;
     /// ...up to this many plies either way.
     lmr_history_max = 2, 0..=4, 1;
-    /// Losing captures are reduced too (one of four rules measured together, ~+18 Elo at
-    /// 3+0.03): one ply less (more) per this much good (bad) capture history, up to
-    /// `lmr_history_max` either way.
+    /// Losing captures are reduced too: one ply less (more) per this much good (bad) capture
+    /// history, up to `lmr_history_max` either way.
     lmr_capture_history_divisor = 6000, 1500..=20000, 500;
 
     // The re-search of a reduced move that beat alpha goes a ply deeper or shallower by how
@@ -215,10 +210,9 @@ tunables! {
     /// ...a ply shallower when by less than this.
     lmr_shallower_margin = 10, 0..=50, 4;
 
-    // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03): a node
-    // reached by a late-move-reduced move searches deeper or shallower by what the static
-    // evaluations of the node and its parent (each for its side to move; their sum is what
-    // the move cost the side that played it) say of the move.
+    // Hindsight depth: a node reached by a late-move-reduced move searches deeper or
+    // shallower by what the static evaluations of the node and its parent (each for its side
+    // to move; their sum is what the move cost the side that played it) say of the move.
     /// A node whose move was reduced by at least this many plies and cost its side nothing
     /// (the two evaluations sum to 0 or less) searches a ply deeper.
     hindsight_reduction_min = 3, 1..=6, 1;
@@ -236,8 +230,8 @@ tunables! {
     // Histories (history.rs).
     /// History scores stay within this magnitude (continuation entries are 16-bit).
     history_max = 16384, 8192..=30000, 800;
-    // A cutoff's bonus linear in depth (it was depth squared, which left the histories too
-    // small for the rules that read them; ~+86 Elo at 3+0.03).
+    // A cutoff's bonus linear in depth: by depth squared the histories stayed too small for
+    // the rules that read them (history pruning, the history terms of late move reductions).
     /// Bonus (and malus) of one cutoff, per ply of depth up to `history_bonus_max`.
     history_bonus_per_depth = 128, 16..=400, 16;
     /// The largest bonus (and malus) of one cutoff.

@@ -28,7 +28,9 @@ impl Engine {
     }
 
     /// The engine with its address space limited to `kib` KiB (`ulimit -v`), so that
-    /// memory it asks for beyond that is refused.
+    /// memory it asks for beyond that is refused. Linux only: other systems' shells may not
+    /// honour the limit.
+    #[cfg(target_os = "linux")]
     #[allow(dead_code)]
     pub fn start_with_memory_limit(kib: u64) -> Engine {
         let mut command = Command::new("sh");

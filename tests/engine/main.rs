@@ -1,5 +1,6 @@
 //! The engine through the library: search, threads, tablebases, strength limits, the
-//! network and its file, training, the opening book.
+//! network and its file, training, the opening book, and the option table of the docs against
+//! the engine's options.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -8,6 +9,7 @@ mod book;
 mod net_file;
 mod nnue;
 mod nnue_training;
+mod option_table;
 mod search_memory;
 mod soft_nodes;
 mod strength;

@@ -7,6 +7,8 @@ mod common;
 
 mod answers;
 mod book;
+// Address-space limits (`ulimit -v`) and `/proc/PID/status`: Linux only.
+#[cfg(target_os = "linux")]
 mod bounded_memory;
 mod clock;
 mod fuzz_corpus;

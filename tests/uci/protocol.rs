@@ -388,6 +388,8 @@ fn two_threads_search_and_stop() {
     e.ready();
 }
 
+// The address-space limit is set with `ulimit -v`, which Linux's shells honour.
+#[cfg(target_os = "linux")]
 #[test]
 fn search_threads_that_cannot_start_are_reported() {
     // Every helper thread reserves a 32 MiB stack: in 400 MB of address space (the engine

@@ -1,6 +1,7 @@
 //! Inner nodes: principal variation search with its pruning, extension and reduction rules
 //! in the order a node meets them, numbered "Step 1" to "Step 19" as `docs/search.md` lists
-//! them, then quiescence. The numbers are in [`crate::engine::params`].
+//! them, then quiescence. The numbers are in [`crate::engine::params`]; what each rule was
+//! measured to be worth is in `notes/search.md`, by step.
 
 use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
@@ -128,14 +129,11 @@ impl Worker<'_> {
         };
         // Children inherit the line's double extensions (a double-extended move adds one).
         self.plies[ply + 1].double_extensions = self.plies[ply].double_extensions;
-        // Hindsight depth (one of four rules measured together, ~+18 Elo at 3+0.03 and +45
-        // at 25,000 nodes; the others: null-move verification, SEE pruning of quiet moves,
-        // LMR of losing captures): the parent's late move reduction of the move to this
-        // node, judged by the static evaluations of the node
-        // and the parent, each for its side to move, so that their sum is what the move cost
-        // the side that played it. A move reduced hard that cost its side nothing gets a ply
-        // back; a reduced move that cost its side more than a margin (both sides to move
-        // think they stand well: the reduction was deserved) loses one more. Not in check,
+        // Hindsight depth: the parent's late move reduction of the move to this node, judged by the
+        // static evaluations of the node and the parent, each for its side to move, so that their
+        // sum is what the move cost the side that played it. A move reduced hard that cost its side
+        // nothing gets a ply back; a reduced move that cost its side more than a margin (both sides
+        // to move think they stand well: the reduction was deserved) loses one more. Not in check,
         // nor after a parent in check (no evaluation). Read once: this node's singular and
         // null-move verification searches see no reduction.
         let parent_reduction = std::mem::take(&mut self.plies[ply - 1].reduction);
@@ -156,9 +154,8 @@ impl Worker<'_> {
         };
 
         if !pv_node && !in_check && excluded.is_none() {
-            // Step 7. Razoring (with ProbCut and the staged picker: +40 +/- 22 Elo at
-            // 3+0.03): so far below alpha that only a capture could help; when quiescence
-            // agrees, the node fails low.
+            // Step 7. Razoring: so far below alpha that only a capture could help; when
+            // quiescence agrees, the node fails low.
             if depth <= razor_max_depth() && eval + razor_margin() * depth < alpha {
                 let score = self.quiesce(alpha - 1, alpha, ply);
                 if self.stopped() {
@@ -168,15 +165,14 @@ impl Worker<'_> {
                     return score;
                 }
             }
-            // Step 8. Reverse futility pruning (~+100 Elo at 25,000 nodes): far enough above
-            // beta that a shallow search will not fall.
+            // Step 8. Reverse futility pruning: far enough above beta that a shallow search
+            // will not fall.
             if depth <= rfp_max_depth()
                 && eval - rfp_margin() * depth + rfp_improving() * i32::from(improving) >= beta
             {
                 return eval;
             }
-            // Step 9. Null move pruning (~+61 Elo at 25,000 nodes): if passing still fails
-            // high, a real move will too.
+            // Step 9. Null move pruning: if passing still fails high, a real move will too.
             // Not with only pawns left (zugzwang), nor twice in a row.
             if depth >= nmp_min_depth()
                 && eval >= beta
@@ -200,10 +196,10 @@ impl Worker<'_> {
                 }
                 if score >= beta {
                     let score = if score >= MATE_BOUND { beta } else { score };
-                    // Null-move verification (with hindsight depth, ~+18 Elo at 3+0.03): at a deep
-                    // node the fail high stands only when a normal search of the node, as
-                    // shallow as the null move's, fails high too. That search makes no null
-                    // move for this side in its first three quarters, and verifies nothing.
+                    // Null-move verification: at a deep node the fail high stands only when a
+                    // normal search of the node, as shallow as the null move's, fails high too.
+                    // That search makes no null move for this side in its first three quarters, and
+                    // verifies nothing.
                     if depth < nmp_verify_min_depth() || self.null_move_verification.is_some() {
                         return score;
                     }
@@ -221,9 +217,8 @@ impl Worker<'_> {
                     }
                 }
             }
-            // Step 10. ProbCut (with razoring, see there; alone ~-6 Elo at 25,000 nodes): a
-            // good capture that beats beta by a margin in a shallower search makes the node
-            // fail high, unless the table already knows better.
+            // Step 10. ProbCut: a good capture that beats beta by a margin in a shallower search
+            // makes the node fail high, unless the table already knows better.
             let probcut_beta = beta + probcut_margin();
             if depth >= probcut_min_depth()
                 && beta.abs() < MATE_BOUND
@@ -292,11 +287,10 @@ impl Worker<'_> {
             ply,
             lineage,
         );
-        // Step 13. Singular extension (in a +137 Elo stack at 3+0.03, see params): when every
-        // move but the table's fails well below the table's score, the table move is the only
-        // good one and is searched a ply deeper (two when far below, at a non-PV node). When
-        // the others beat beta too, the node fails high at once (multi-cut); when another
-        // comes near, the table move goes shallower (negative extension).
+        // Step 13. Singular extension: when every move but the table's fails well below the table's
+        // score, the table move is the only good one and is searched a ply deeper (two when far
+        // below, at a non-PV node). When the others beat beta too, the node fails high at once
+        // (multi-cut); when another comes near, the table move goes shallower (negative extension).
         let mut tt_extension = 0;
         if let (Some(mv), Some(e)) = (tt_move, entry)
             && depth >= se_min_depth()
@@ -346,8 +340,7 @@ impl Worker<'_> {
             let quiet = !is_tactical(mv);
             // Step 14. Pruning a late move: late move pruning, futility, SEE.
             if best.score > -MATE_BOUND && searched > 0 {
-                // Late move pruning (~+86 Elo at 25,000 nodes): enough quiet moves tried at a
-                // shallow node.
+                // Late move pruning: enough quiet moves tried at a shallow node.
                 if quiet
                     && depth <= lmp_max_depth()
                     && quiets.len() as i32
@@ -361,8 +354,7 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // Futility (~+25 Elo at 25,000 nodes): a quiet move cannot lift a hopeless
-                // static eval past alpha.
+                // Futility: a quiet move cannot lift a hopeless static eval past alpha.
                 if quiet
                     && !in_check
                     && depth <= futility_max_depth()
@@ -370,8 +362,8 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // History pruning (with the deeper or shallower re-search, ~+14 Elo at 3+0.03): a
-                // quiet move the picker ranked low by its histories, at a shallow node.
+                // History pruning: a quiet move the picker ranked low by its histories, at a
+                // shallow node.
                 if quiet
                     && depth <= history_prune_max_depth()
                     && picked
@@ -380,7 +372,7 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // SEE pruning (~+7 Elo at 25,000 nodes): a losing capture at a shallow node.
+                // SEE pruning: a losing capture at a shallow node.
                 if !quiet
                     && depth <= see_prune_max_depth()
                     && picked.losing_capture()
@@ -388,10 +380,10 @@ impl Worker<'_> {
                 {
                     continue;
                 }
-                // SEE pruning of quiet moves (with hindsight depth, ~+18 Elo at 3+0.03): a quiet
-                // move that loses more than a margin per ply of depth squared in the exchange
-                // on its destination, at a shallow non-PV node (at PV nodes too, a repeated
-                // search with the table warm saved far less: notes/search.md).
+                // SEE pruning of quiet moves: a quiet move that loses more than a margin per ply of
+                // depth squared in the exchange on its destination, at a shallow non-PV node (at PV
+                // nodes too, a repeated search with the table warm saved far less:
+                // notes/search.md).
                 if quiet
                     && !pv_node
                     && depth <= see_quiet_max_depth()
@@ -428,9 +420,8 @@ impl Worker<'_> {
                 // Late move reductions for quiet moves after the first few.
                 let mut r = 0;
                 let late = depth >= lmr_min_depth() && searched > 1 + usize::from(pv_node);
-                // Late captures the picker ranks as losing are reduced too (with hindsight
-                // depth, ~+18 Elo at 3+0.03): the same table and terms, capture history for
-                // history.
+                // Late captures the picker ranks as losing are reduced too: the same table and
+                // terms, capture history for history.
                 if late && (quiet || picked.losing_capture()) {
                     r = self.shared.reductions.get(depth, searched);
                     r -= i32::from(pv_node);
@@ -456,8 +447,7 @@ impl Worker<'_> {
                 score = -self.search(-alpha - 1, -alpha, new_depth - r, ply + 1, true);
                 self.plies[ply].reduction = 0;
                 // The re-search goes a ply deeper when the reduced score beat the best so
-                // far by a wide margin, a ply shallower when it barely did (with history
-                // pruning, ~+14 Elo at 3+0.03).
+                // far by a wide margin, a ply shallower when it barely did.
                 if score > alpha && r > 0 {
                     let deeper = score > best.score + lmr_deeper_margin();
                     let shallower = score < best.score + lmr_shallower_margin();
@@ -563,8 +553,7 @@ impl Worker<'_> {
             }
             (raw_eval, BestSoFar::new(eval, alpha.max(eval), beta))
         };
-        // Futility (~-4 Elo at 3+0.03, undecided; ~-42 at 25,000 nodes; both measured by
-        // switching it off): a capture whose victim, with a margin, cannot lift the
+        // Futility: a capture whose victim, with a margin, cannot lift the
         // stand-pat score past alpha is skipped (not in check, not a promotion).
         let futility_base = if in_check {
             None
@@ -589,7 +578,7 @@ impl Worker<'_> {
             {
                 continue;
             }
-            // Skip captures that lose material in the exchange (~+64 Elo at 25,000 nodes).
+            // Skip captures that lose material in the exchange.
             if !in_check && !see_ge(self.board.chess(), mv, qs_see_threshold()) {
                 continue;
             }
