@@ -10,6 +10,7 @@
 
 use super::Outcome;
 use super::args::{Args, UsageError};
+use super::output::out;
 use rookery::gomoku::{Geometry, parse_moves};
 use rookery::hashing::{DualKey, Key};
 use rookery::hive::{compact, parse_game_string_lenient};
@@ -30,10 +31,10 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 }
 
 fn print_keys(key: DualKey, canonical: Key, symmetry: usize) {
-    println!("key: {}", key.main);
-    println!("check: {}", key.check);
-    println!("canonical: {canonical}");
-    println!("symmetry: {symmetry}");
+    out!("key: {}", key.main);
+    out!("check: {}", key.check);
+    out!("canonical: {canonical}");
+    out!("symmetry: {symmetry}");
 }
 
 fn gomoku(words: &[String]) -> Result<Outcome, UsageError> {
@@ -78,6 +79,6 @@ fn hive(words: &[String]) -> Result<Outcome, UsageError> {
     let (canonical, frame) = hive.canonical();
     let compact = compact::encode(&hive).map_err(|e| UsageError(e.to_string()))?;
     print_keys(hive.key(), canonical.main, frame.transform.index());
-    println!("compact: {compact}");
+    out!("compact: {compact}");
     Ok(Outcome::Success)
 }

@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 use super::args::{Args, UsageError};
-use super::{Outcome, epd_roots};
+use super::output::{out, write_stdout};
+use super::{Outcome, Root, epd_roots};
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rookery::chess::Position;
 use rookery::chess::key_samples::{self as chess_samples, ChessCode};
 use rookery::chess::zobrist::POLYGLOT;
 use rookery::gomoku::key_samples::{self as gomoku_samples, GomokuCode};
@@ -66,9 +66,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         ..report
     };
     if args.switch("json") {
-        println!("{}", report.json());
+        out!("{}", report.json());
     } else {
-        print!("{}", report.table());
+        write_stdout(format_args!("{}", report.table()));
     }
     Ok(if report.passed() {
         Outcome::Success
@@ -163,7 +163,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
     let (roots, source) = epd_roots(args)?;
     let mut samples = SampleSet::<ChessCode>::new();
     for (i, root) in roots.iter().enumerate() {
-        chess_samples::walk_perft(&mut root.clone(), depth, &mut samples);
+        chess_samples::walk_perft(&mut root.position(), depth, &mut samples);
         eprintln!(
             "perft tree {}/{}: {} nodes visited",
             i + 1,
@@ -175,7 +175,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
     // short random walks that revisit the same few positions).
     let from_start = args.switch("games-from-start");
     let game_roots = if from_start {
-        vec![Position::startpos()]
+        vec![Root::startpos()]
     } else {
         roots.clone()
     };
@@ -183,7 +183,7 @@ fn chess(args: &Args) -> Result<Report, UsageError> {
         let n = game_roots.len() as u64;
         let share = games / n + u64::from((i as u64) < games % n);
         chess_samples::walk_random_games(
-            root,
+            &root.position(),
             share,
             plies,
             seed.wrapping_add(i as u64),
