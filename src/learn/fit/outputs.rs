@@ -277,32 +277,3 @@ fn same_open_file(file: &File, path: &Path) -> bool {
         true
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_files_beside_the_net() {
-        let outputs = Outputs::of(Path::new("nets/a.nnue"));
-        assert_eq!(outputs.checkpoint, Path::new("nets/a.ckpt"));
-        assert_eq!(outputs.net_temporary, Path::new("nets/a.nnue.tmp"));
-        assert_eq!(outputs.checkpoint_temporary, Path::new("nets/a.ckpt.tmp"));
-        assert_eq!(outputs.lock, Path::new("nets/a.nnue.lock"));
-    }
-
-    #[test]
-    fn a_second_lock_on_the_same_net_is_refused_until_the_first_is_dropped() {
-        let dir = std::env::temp_dir().join(format!("rookery-outputs-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let outputs = Outputs::of(&dir.join("net.nnue"));
-        let first = outputs.lock().unwrap();
-        let refusal = outputs.lock().unwrap_err();
-        assert!(refusal.contains("another train run"), "{refusal}");
-        drop(first);
-        assert!(!outputs.lock.exists(), "the lock file is removed");
-        let again = outputs.lock().unwrap();
-        drop(again);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-}
