@@ -2,9 +2,11 @@
 //! device such as `/dev/zero`, a pipe or a socket is refused before it is opened), a file
 //! larger than its format allows is refused before any of it is read, and memory for a
 //! file is asked of the system in one piece that may be refused, so a large file is an
-//! error message, never an abort.
+//! error message, never an abort. A file the tools write to is held to the same rule: a
+//! regular file or nothing yet, looked at before it is opened (opening a pipe waits for its
+//! other end) and once more when open.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::path::Path;
 
@@ -26,6 +28,25 @@ pub fn open(path: &Path, limit: u64, what: &str) -> io::Result<(File, u64)> {
         ));
     }
     Ok((file, len))
+}
+
+/// Refuses `path` when something is there that is not a regular file (links are
+/// followed); nothing there is accepted, since writing makes the file.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    match std::fs::metadata(path) {
+        Ok(metadata) => check_regular(&metadata.file_type()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// Opens the file at `path` with `options` (which may make it), refused unless it is a
+/// regular file, or missing and made: checked before opening and again on the file opened.
+pub fn open_writable(path: &Path, options: &OpenOptions) -> io::Result<File> {
+    check_writable(path)?;
+    let file = options.open(path)?;
+    check_regular(&file.metadata()?.file_type())?;
+    Ok(file)
 }
 
 /// The whole regular file at `path`, at most `limit` bytes (see [`open`]).

@@ -52,11 +52,11 @@ fn main() -> ExitCode {
             Ok(Outcome::Success)
         }
         Some("--version" | "-V" | "version") => {
-            println!("{}", rookery::engine::NAME);
+            cli::output::out!("{}", rookery::engine::NAME);
             Ok(Outcome::Success)
         }
         Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
+            cli::output::out!("{USAGE}");
             Ok(Outcome::Success)
         }
         // UCI commands as arguments (as OpenBench runs an engine): each in order, to its end.

@@ -69,3 +69,22 @@ pub fn number<T: FromStr>(text: &str, what: &str) -> Result<T, UsageError> {
     text.parse()
         .map_err(|_| UsageError(format!("{what}: expected a number, got '{text}'")))
 }
+
+/// The value of `--NAME`, `default` without it; zero is refused.
+pub fn at_least_one(args: &Args, name: &str, default: usize) -> Result<usize, UsageError> {
+    match args.value::<usize>(name)?.unwrap_or(default) {
+        0 => Err(UsageError(format!("--{name} must be at least 1, got 0"))),
+        n => Ok(n),
+    }
+}
+
+/// The most threads a tool runs.
+pub const MAX_THREADS: usize = 256;
+
+/// The value of `--threads`, 1 without it; refused outside 1 to [`MAX_THREADS`].
+pub fn threads(args: &Args) -> Result<usize, UsageError> {
+    match at_least_one(args, "threads", 1)? {
+        n if n > MAX_THREADS => Err(UsageError(format!("--threads {n}: at most {MAX_THREADS}"))),
+        n => Ok(n),
+    }
+}

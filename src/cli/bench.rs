@@ -2,6 +2,7 @@
 
 use super::Outcome;
 use super::args::{UsageError, number};
+use super::output::out;
 use rookery::engine::bench;
 use rookery::engine::eval::nnue::default_network;
 use rookery::engine::search::Signals;
@@ -35,6 +36,6 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     )
     .expect("nothing stops the command-line bench");
     eprintln!("time {:.3} s", result.time.as_secs_f64());
-    println!("{} nodes {} nps", result.nodes, result.nps());
+    out!("{} nodes {} nps", result.nodes, result.nps());
     Ok(Outcome::Success)
 }

@@ -22,6 +22,7 @@ use shakmaty::san::SanPlus;
 
 use super::Outcome;
 use super::args::{Args, UsageError};
+use super::output::out;
 use rookery::chess::Position;
 use rookery::engine::book::{Book, BookEntry};
 
@@ -49,7 +50,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let book = Book::open(file).map_err(|e| UsageError(e.to_string()))?;
     let entries = book.entries(&pos);
     for line in listing(&pos, &entries) {
-        println!("{line}");
+        out!("{line}");
     }
     let total: u64 = entries.iter().map(|e| u64::from(e.weight)).sum();
     eprintln!(

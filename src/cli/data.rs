@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 
 use super::Outcome;
 use super::args::{Args, UsageError};
-use rookery::learn::data::manifest::{MANIFEST_FILE, Summary};
+use super::output::out;
+use rookery::learn::data::manifest::{MANIFEST_FILE, MAX_MANIFEST_BYTES, Summary};
 use rookery::learn::data::reader::{DataError, FileGame, data_files, read_games};
 
 /// Usage text.
@@ -24,9 +25,6 @@ usage: rookery data PATH...
   checks data files (32-byte records or game files) and data directories (their *.bin and
   *.games files and manifest.jsonl): one line per file on what it holds; the first fault is
   one line naming the file and its byte offset, and exit status 2";
-
-/// The longest manifest read: a million runs.
-const MAX_MANIFEST_BYTES: u64 = 1 << 30;
 
 /// What the files checked so far hold.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,7 +106,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         let tally = check_path(&path, &mut seen)?;
         total.add(&tally);
     }
-    println!(
+    out!(
         "all: {} files, {} training positions, {}",
         total.files,
         total.positions,
@@ -150,7 +148,7 @@ fn check_file(file: &Path, seen: &mut HashSet<u64>) -> Result<Tally, UsageError>
         0 => String::new(),
         n => format!(", {n} trailing bytes (a record cut off, which training skips)"),
     };
-    println!(
+    out!(
         "{}: {}, {positions}, {}, {}{trailing}",
         file.display(),
         read.format,
@@ -181,7 +179,7 @@ fn check_manifest(manifest: &Path, held: &Tally) -> Result<(), UsageError> {
     let text = rookery::input_file::read_text(manifest, MAX_MANIFEST_BYTES, "a manifest")
         .map_err(|e| in_file(e.to_string()))?;
     let summary = Summary::read(&text).map_err(|e| in_file(e.to_string()))?;
-    println!(
+    out!(
         "{}: {summary}; the directory holds {} training positions in {} games",
         manifest.display(),
         held.positions,

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Outcome;
-use super::args::{Args, UsageError};
+use super::args::{Args, UsageError, threads};
+use super::output::out;
 use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::learn::data::datagen::DatagenConfig;
 use rookery::learn::data::session::{Book, Session};
@@ -26,7 +27,7 @@ usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S
   --games G          the games DIR is to hold in all, those already in it included (the
                      records of an older DIR/selfplay.bin too): a run started again after a
                      stop plays only the games missing (default: play until stopped)
-  --threads T        games played at once (default 1)
+  --threads T        games played at once, 1 to 256 (default 1)
   --seed S           the seed of the run's games (default 1)
   --random-plies P   random plies after the opening, one more half the time (default 8)
   --book EPD         openings drawn from a file of FENs, one a line (default: the start
@@ -92,7 +93,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         config: DatagenConfig {
             nodes: args.value("nodes")?.unwrap_or(DEFAULT_NODES).max(1),
             games,
-            threads: args.value("threads")?.unwrap_or(1usize).clamp(1, 256),
+            threads: threads(&args)?,
             random_plies: args.value("random-plies")?.unwrap_or(DEFAULT_RANDOM_PLIES),
             seed: args.value("seed")?.unwrap_or(1),
             openings: book.positions,
@@ -105,7 +106,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let generated = session
         .run(&|line| eprintln!("{line}"))
         .map_err(|e| UsageError(e.0))?;
-    println!(
+    out!(
         "{} games, {} positions; {} holds {} games",
         generated.games,
         generated.positions,

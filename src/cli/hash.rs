@@ -12,6 +12,7 @@
 use super::Outcome;
 use super::args::UsageError;
 use super::games::{self, GAMES, PositionKeys};
+use super::output::out;
 
 /// Usage text: one line per game whose positions `hash` reads.
 pub fn usage() -> String {
@@ -42,11 +43,11 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
 
 /// Prints `keys`, one `name: value` line each.
 fn print_keys(keys: &PositionKeys) {
-    println!("key: {}", keys.key.main);
-    println!("check: {}", keys.key.check);
-    println!("canonical: {}", keys.canonical);
-    println!("symmetry: {}", keys.symmetry);
+    out!("key: {}", keys.key.main);
+    out!("check: {}", keys.key.check);
+    out!("canonical: {}", keys.canonical);
+    out!("symmetry: {}", keys.symmetry);
     for (name, value) in &keys.extra {
-        println!("{name}: {value}");
+        out!("{name}: {value}");
     }
 }

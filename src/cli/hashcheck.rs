@@ -3,6 +3,7 @@
 use std::time::Instant;
 
 use super::args::{Args, UsageError};
+use super::output::out;
 use super::{Outcome, epd_roots, nps};
 use rookery::chess::hashcheck::HashCheck;
 
@@ -29,7 +30,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let start = Instant::now();
     let mut check = HashCheck::default();
     for (i, root) in roots.iter().enumerate() {
-        check.walk_tree(&mut root.clone(), depth);
+        check.walk_tree(&mut root.position(), depth);
         eprintln!(
             "tree {}/{}: {} nodes so far",
             i + 1,
@@ -39,8 +40,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     }
     // Games are dealt round-robin over the roots, each with its own seed.
     for game in 0..games {
-        let root = &roots[game as usize % roots.len()];
-        check.walk_random_games(root, 1, plies, seed.wrapping_add(u64::from(game)));
+        let root = roots[game as usize % roots.len()].position();
+        check.walk_random_games(&root, 1, plies, seed.wrapping_add(u64::from(game)));
     }
     let elapsed = start.elapsed();
     eprintln!(
@@ -50,7 +51,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         nps(check.nodes, elapsed)
     );
     if let Some(m) = &check.first {
-        println!(
+        out!(
             "first mismatch: after {} from {}: incremental {} reference {} scratch {}{}",
             m.mv,
             m.parent_fen,
@@ -61,9 +62,10 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
                 .map_or(String::new(), |key| format!(" predicted {key}"))
         );
     }
-    println!(
+    out!(
         "nodes checked: {}, mismatches: {}",
-        check.nodes, check.mismatches
+        check.nodes,
+        check.mismatches
     );
     Ok(if check.mismatches == 0 {
         Outcome::Success

@@ -10,6 +10,7 @@ use super::Outcome;
 use super::args::{Args, UsageError};
 use super::games::{self, GAMES};
 use super::key_report::Report;
+use super::output::{out, write_stdout};
 
 /// The options of every game that take a value.
 const VALUES: [&str; 4] = ["games", "plies", "seed", "mib"];
@@ -72,9 +73,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         ..report
     };
     if args.switch("json") {
-        println!("{}", report.json());
+        out!("{}", report.json());
     } else {
-        print!("{}", report.table());
+        write_stdout(format_args!("{}", report.table()));
     }
     Ok(if report.passed() {
         Outcome::Success

@@ -11,6 +11,7 @@ pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;
 pub mod key_report;
+pub mod output;
 pub mod perft;
 pub mod spsa;
 pub mod train;
@@ -22,6 +23,7 @@ use std::time::Duration;
 use args::UsageError;
 use rookery::chess::Position;
 use rookery::chess::epd::{self, PerftCase};
+use shakmaty::{CastlingMode, Chess};
 
 /// What a tool run ended with.
 pub enum Outcome {
@@ -55,18 +57,47 @@ pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
     Ok(cases)
 }
 
+/// A position read from a suite, kept as its board alone: [`Root::position`] gives it the
+/// key stack a walk needs when it is walked (a stack takes tens of KiB, a board a few
+/// hundred bytes), so a long suite costs little more than its text.
+#[derive(Clone, Debug)]
+pub(crate) struct Root {
+    chess: Chess,
+    mode: CastlingMode,
+}
+
+impl Root {
+    /// The standard start position.
+    pub(crate) fn startpos() -> Root {
+        Root {
+            chess: Chess::default(),
+            mode: CastlingMode::Standard,
+        }
+    }
+
+    /// The position, ready to walk.
+    pub(crate) fn position(&self) -> Position {
+        Position::new(self.chess.clone(), self.mode)
+    }
+}
+
 /// The positions of the suite named by `--epd`, or the start position without it, and a
 /// name for them.
-pub(crate) fn epd_roots(args: &args::Args) -> Result<(Vec<Position>, String), UsageError> {
+pub(crate) fn epd_roots(args: &args::Args) -> Result<(Vec<Root>, String), UsageError> {
     match args.value::<std::path::PathBuf>("epd")? {
         Some(path) => {
             let roots = read_suite(&path)?
                 .iter()
-                .map(|case| case_position(case, false))
+                .map(|case| {
+                    case_position(case, false).map(|pos| Root {
+                        chess: pos.chess().clone(),
+                        mode: pos.castling_mode(),
+                    })
+                })
                 .collect::<Result<Vec<_>, _>>()?;
             Ok((roots, path.display().to_string()))
         }
-        None => Ok((vec![Position::startpos()], "the start position".to_string())),
+        None => Ok((vec![Root::startpos()], "the start position".to_string())),
     }
 }
 

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use super::args::{Args, UsageError, number};
+use super::output::out;
 use super::{Outcome, case_position, nps, read_suite};
 use rookery::chess::Position;
 use rookery::chess::perft::{MAX_PERFT_DEPTH, PerftEntry, divide_report, perft, perft_hashed};
@@ -71,7 +72,7 @@ fn run_divide(pos: &mut Position, depth: u32, table: Option<&Table<PerftEntry>>)
     let (report, total) = divide_report(pos, depth, table, &never).expect("never stopped");
     let elapsed = start.elapsed();
     for line in report {
-        println!("{line}");
+        out!("{line}");
     }
     eprintln!(
         "time {:.3} s, {} nps",
@@ -140,10 +141,10 @@ fn run_suite(
         let elapsed = start.elapsed();
         if problems.is_empty() {
             passed += 1;
-            println!("ok   line {} {} {}", case.line, checked.join(" "), case.fen);
+            out!("ok   line {} {} {}", case.line, checked.join(" "), case.fen);
         } else {
             failed += 1;
-            println!(
+            out!(
                 "FAIL line {} {}: {}",
                 case.line,
                 problems.join(", "),
@@ -158,7 +159,7 @@ fn run_suite(
         elapsed.as_secs_f64(),
         nps(all_nodes, elapsed)
     );
-    println!("{passed} passed, {failed} failed");
+    out!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         Outcome::Success
     } else {

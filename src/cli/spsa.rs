@@ -4,6 +4,7 @@
 
 use super::Outcome;
 use super::args::UsageError;
+use super::output::out;
 use rookery::engine::params::{self, TUNABLES};
 
 /// OpenBench's `r_end`: the learning rate at the end of a run (the customary value).
@@ -21,9 +22,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         ));
     }
     for t in TUNABLES {
-        println!(
+        out!(
             "{}, int, {}, {}, {}, {}, {R_END}",
-            t.name, t.default, t.min, t.max, t.step
+            t.name,
+            t.default,
+            t.min,
+            t.max,
+            t.step
         );
     }
     Ok(Outcome::Success)

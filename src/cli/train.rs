@@ -15,7 +15,8 @@
 use std::path::PathBuf;
 
 use super::Outcome;
-use super::args::{Args, UsageError};
+use super::args::{Args, UsageError, at_least_one, threads};
+use super::output::out;
 use rookery::engine::eval::nnue::{Activation, Architecture, DEFAULT_HIDDEN};
 use rookery::learn::fit::optimiser::TrainConfig;
 use rookery::learn::fit::trainer::Trainer;
@@ -62,12 +63,12 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     };
     arch.check().map_err(UsageError)?;
     let config = TrainConfig {
-        epochs: args.value("epochs")?.unwrap_or(20usize).max(1),
-        batch: args.value("batch")?.unwrap_or(16384usize).max(1),
+        epochs: at_least_one(&args, "epochs", 20)?,
+        batch: at_least_one(&args, "batch", 16384)?,
         lr: args.value("lr")?.unwrap_or(0.001f32),
         wdl: args.value::<f32>("wdl")?.unwrap_or(0.3),
         weight_decay: args.value::<f32>("weight-decay")?.unwrap_or(0.0),
-        threads: args.value("threads")?.unwrap_or(1usize).clamp(1, 256),
+        threads: threads(&args)?,
         seed: args.value("seed")?.unwrap_or(1),
         arch,
     };
@@ -88,7 +89,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         Some(checksum) => format!("checksum {checksum:016x}"),
         None => "unchanged".to_string(),
     };
-    println!(
+    out!(
         "{}: {written}, {:.0} s",
         trainer.out.display(),
         trained.elapsed.as_secs_f64()

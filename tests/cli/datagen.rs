@@ -298,7 +298,7 @@ fn self_play_labels_agree_with_the_games_replayed() {
         seed: 7,
         openings: openings
             .iter()
-            .map(|fen| Position::from_fen(fen, false).unwrap())
+            .map(|fen| Position::from_fen(fen, false).unwrap().chess().clone())
             .collect(),
         network: Some(default_network()),
     };

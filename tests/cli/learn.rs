@@ -342,7 +342,7 @@ fn training_positions(bytes: &[u8]) -> usize {
 }
 
 /// A data file of random games' positions, scored by the hand-written evaluation.
-fn random_games_data(path: &std::path::Path, games: usize, seed: u64) {
+pub(crate) fn random_games_data(path: &std::path::Path, games: usize, seed: u64) {
     use rand::{RngExt, SeedableRng};
     use shakmaty::{Chess, Position as _};
     let mut rng = rand::rngs::ChaCha8Rng::seed_from_u64(seed);

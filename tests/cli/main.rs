@@ -4,8 +4,11 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod closed_stdout;
 mod commands;
 mod data;
 mod datagen;
 mod hash;
 mod learn;
+mod paths;
+mod train;

@@ -2,17 +2,16 @@
 //! an EPD suite and random games, and measures the Polyglot key; `hash` reads no chess
 //! position.
 
-use rookery::chess::Position;
 use rookery::chess::key_samples::{self as chess_samples, ChessCode};
 use rookery::chess::zobrist::POLYGLOT;
 use rookery::hashing::quality::SampleSet;
 
 use super::game::{HashedGame, PositionKeys};
 use crate::cli::args::{Args, UsageError};
-use crate::cli::epd_roots;
 use crate::cli::key_report::{
     Report, Series, WalkOptions, check_tables, distinct_positions, main_key_false_hits,
 };
+use crate::cli::{Root, epd_roots};
 
 /// Chess, keyed by Polyglot.
 pub struct ChessGame;
@@ -61,7 +60,7 @@ fn measure(args: &Args) -> Result<Report, UsageError> {
     let (roots, source) = epd_roots(args)?;
     let mut samples = SampleSet::<ChessCode>::new();
     for (i, root) in roots.iter().enumerate() {
-        chess_samples::walk_perft(&mut root.clone(), depth, &mut samples);
+        chess_samples::walk_perft(&mut root.position(), depth, &mut samples);
         eprintln!(
             "perft tree {}/{}: {} nodes visited",
             i + 1,
@@ -73,7 +72,7 @@ fn measure(args: &Args) -> Result<Report, UsageError> {
     // short random walks that revisit the same few positions).
     let from_start = args.switch("games-from-start");
     let game_roots = if from_start {
-        vec![Position::startpos()]
+        vec![Root::startpos()]
     } else {
         roots.clone()
     };
@@ -81,7 +80,7 @@ fn measure(args: &Args) -> Result<Report, UsageError> {
         let n = game_roots.len() as u64;
         let share = games / n + u64::from((i as u64) < games % n);
         chess_samples::walk_random_games(
-            root,
+            &root.position(),
             share,
             plies,
             seed.wrapping_add(i as u64),

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use shakmaty::{Color, Position as _};
+use shakmaty::{CastlingMode, Chess, Color, Position as _};
 
 use super::game_file::{Ply, ScoredGame, trainable};
 use super::record::{GameResult, Record};
@@ -83,8 +83,9 @@ pub struct DatagenConfig {
     pub random_plies: usize,
     /// The run's seed.
     pub seed: u64,
-    /// Start positions to draw from, each [`playable`]; empty means the start position.
-    pub openings: Vec<Position>,
+    /// Start positions to draw from, each [`playable`] in standard chess, kept as boards
+    /// (a [`Position`] with its stack takes tens of KiB); empty means the start position.
+    pub openings: Vec<Chess>,
     /// The network that evaluates; the hand-written evaluation when `None`.
     pub network: Option<Arc<Network>>,
 }
@@ -353,7 +354,8 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> 
         let mut pos = if config.openings.is_empty() {
             Position::startpos()
         } else {
-            config.openings[rng.random_range(0..config.openings.len())].clone()
+            let board = &config.openings[rng.random_range(0..config.openings.len())];
+            Position::new(board.clone(), CastlingMode::Standard)
         };
         let plies = config.random_plies + usize::from(rng.random_bool(0.5));
         for _ in 0..plies {
@@ -555,7 +557,7 @@ mod tests {
         .unwrap();
         let config = DatagenConfig {
             random_plies: 0,
-            openings: vec![queenless.clone(), Position::startpos()],
+            openings: vec![queenless.chess().clone(), Chess::default()],
             ..config()
         };
         let table = ChessTable::new(1).unwrap();

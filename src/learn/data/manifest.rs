@@ -14,6 +14,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::input_file;
 use crate::json::{JsonObject, JsonValue, parse_flat_object};
 
 /// The manifest's name inside a datagen directory.
@@ -142,12 +143,23 @@ impl RunEnd {
     }
 }
 
-/// Appends `line` and a line break to the manifest in `dir`, in one write.
+/// The longest manifest: a million runs. `rookery data` reads no longer one, and datagen
+/// appends to none.
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 30;
+
+/// Appends `line` and a line break to the manifest in `dir`, in one write. A manifest that
+/// is not a regular file, or holds [`MAX_MANIFEST_BYTES`] already, is refused.
 pub fn append(dir: &Path, line: &str) -> io::Result<()> {
-    let mut file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join(MANIFEST_FILE))?;
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    let mut file = input_file::open_writable(&dir.join(MANIFEST_FILE), &options)?;
+    let len = file.metadata()?.len();
+    if len >= MAX_MANIFEST_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{len} bytes, as long as a manifest may be ({MAX_MANIFEST_BYTES} bytes)"),
+        ));
+    }
     file.write_all(format!("{line}\n").as_bytes())
 }
 

@@ -22,7 +22,7 @@ use crate::chess::Position;
 use crate::engine::build_info::GIT_COMMIT;
 use crate::hashing::checksum::fnv1a;
 use crate::input_file;
-use shakmaty::CastlingMode;
+use shakmaty::{CastlingMode, Chess};
 
 /// The game file's name inside the output directory.
 pub const GAME_FILE: &str = "selfplay.games";
@@ -50,8 +50,9 @@ impl std::error::Error for SessionError {}
 /// A book's playable start positions and where they came from.
 #[derive(Clone, Debug)]
 pub struct Book {
-    /// The positions where a game can be played.
-    pub positions: Vec<Position>,
+    /// The positions where a game can be played, as boards (see
+    /// [`DatagenConfig::openings`]).
+    pub positions: Vec<Chess>,
     /// The book, as the manifest names it.
     pub source: OpeningSource,
     /// Positions of the file left out because the game is over there.
@@ -94,7 +95,7 @@ impl Book {
                 )));
             }
             if playable(&pos) {
-                positions.push(pos);
+                positions.push(pos.chess().clone());
             } else {
                 over += 1;
             }

@@ -15,6 +15,7 @@ use super::game_file::{self, ScoredGame};
 use super::games::continues;
 use super::record::{RECORD_BYTES, Record};
 use crate::hashing::checksum::fnv1a;
+use crate::input_file;
 
 /// What became of a game given to [`DataWriter::write`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,15 +69,13 @@ impl DataWriter {
     /// [`game_file`]), or one whose last game is cut off, whose message names the
     /// `truncate` that drops the cut-off game.
     pub fn open(path: &Path, records: &Path) -> io::Result<DataWriter> {
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .read(true)
-            .open(path)?;
+        let mut options = OpenOptions::new();
+        options.create(true).append(true).read(true);
+        let mut file = input_file::open_writable(path, &options)?;
         lock(&file)?;
         let (in_games, has_header) = count_game_file(&mut file, path)?;
-        let (records, in_records) = match File::open(records) {
-            Ok(mut records_file) => {
+        let (records, in_records) = match input_file::open(records, u64::MAX, "a file of records") {
+            Ok((mut records_file, _)) => {
                 lock(&records_file).map_err(|e| in_file(records, e))?;
                 let held = count_records(&mut records_file).map_err(|e| in_file(records, e))?;
                 (Some(records_file), held)
@@ -140,8 +139,19 @@ fn in_file(path: &Path, e: io::Error) -> io::Error {
 /// The games and training positions of the game file at `path`, every game checked, and
 /// whether it has its header (an empty file has none).
 fn count_game_file(file: &mut File, path: &Path) -> io::Result<(Held, bool)> {
+    // The header first: a file that is not a game file is refused before the rest is read.
     file.seek(SeekFrom::Start(0))?;
-    let mut bytes = crate::input_file::buffer(file.metadata()?.len())?;
+    let mut head = Vec::with_capacity(game_file::HEADER_BYTES);
+    (&*file)
+        .take(game_file::HEADER_BYTES as u64)
+        .read_to_end(&mut head)?;
+    if !head.is_empty() && !game_file::is_game_file(&head) {
+        let refusal = game_file::read(&head).err();
+        let message = refusal.map_or_else(|| "not a game file".to_string(), |e| e.to_string());
+        return Err(io::Error::new(io::ErrorKind::InvalidData, message));
+    }
+    file.seek(SeekFrom::Start(0))?;
+    let mut bytes = input_file::buffer(file.metadata()?.len())?;
     file.read_to_end(&mut bytes)?;
     let mut held = Held::default();
     let games =

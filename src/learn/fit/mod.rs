@@ -12,5 +12,6 @@ pub mod checkpoint;
 pub mod dataset;
 pub mod model;
 pub mod optimiser;
+pub mod outputs;
 pub mod quantisation;
 pub mod trainer;

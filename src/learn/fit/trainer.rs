@@ -5,8 +5,9 @@
 //! The net file holds the epoch with the lowest validation loss so far (every epoch when
 //! nothing is kept for validation); the state goes to the net's path with the extension
 //! `.ckpt`, and a run with `resume` set goes on from it, with its best loss, when it was
-//! made on the same data and settings. A run never overwrites its data, nor a checkpoint
-//! it was not told to resume.
+//! made on the same data and settings. A run never overwrites its data or their manifest,
+//! nor a checkpoint it was not told to resume, and two runs never write the same net at
+//! once (see [`outputs`](super::outputs)).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -19,6 +20,7 @@ use super::checkpoint::Checkpoint;
 use super::dataset::{self, Sample};
 use super::model::Model;
 use super::optimiser::{self, Adam, TrainConfig};
+use super::outputs::Outputs;
 use super::quantisation::quantisation_error;
 use crate::engine::eval::nnue::Network;
 use crate::engine::eval::nnue::architecture::SCALE;
@@ -61,14 +63,6 @@ struct Start {
     best_val_loss: f32,
 }
 
-/// Whether two paths name the same existing file.
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 /// A configured training run.
 #[derive(Clone, Debug)]
 pub struct Trainer {
@@ -95,8 +89,11 @@ impl Trainer {
     /// progress about every ten seconds).
     pub fn run(&self, data: &[PathBuf], log: &mut dyn FnMut(&str)) -> Result<Trained, TrainError> {
         let config = &self.config;
-        let checkpoint_path = self.out.with_extension("ckpt");
-        self.check_settings(data, &checkpoint_path)?;
+        self.check_settings()?;
+        let outputs = Outputs::of(&self.out);
+        let _lock = outputs.claim(data, self.resume).map_err(TrainError)?;
+        let checkpoint_path = outputs.checkpoint;
+        self.check_start(&checkpoint_path)?;
         let loaded = dataset::load(data).map_err(|e| TrainError(format!("data: {e}")))?;
         log(&format!(
             "train: {} games, {} distinct ({:.2}%); {} repeated games ({} positions) left out",
@@ -149,12 +146,10 @@ impl Trainer {
         self.epochs(&train_set, &val, from, fingerprint, log)
     }
 
-    /// Refuses settings that cannot train (a learning rate, target mix or validation share
+    /// Refuses settings that cannot train: a learning rate, target mix or validation share
     /// that is not a number in its range, an architecture the engine does not run, files
-    /// mirrored for a king-mirrored net) and outputs that would overwrite what the run was
-    /// not told to: a data file, or a checkpoint without `resume`. A net in a directory that
-    /// does not exist is refused before any work.
-    fn check_settings(&self, data: &[PathBuf], checkpoint_path: &Path) -> Result<(), TrainError> {
+    /// mirrored for a king-mirrored net. (The outputs are checked by [`Outputs::claim`].)
+    fn check_settings(&self) -> Result<(), TrainError> {
         let config = &self.config;
         if !(config.lr.is_finite() && config.lr > 0.0) {
             return Err(TrainError(format!(
@@ -188,74 +183,18 @@ impl Trainer {
                 self.validation_share
             )));
         }
-        if *checkpoint_path == self.out {
-            return Err(TrainError(format!(
-                "{}: the net file cannot end in .ckpt",
-                self.out.display()
-            )));
-        }
-        // A path ending in a separator names a directory, whatever is there now.
-        let names_directory = self.out.as_os_str().as_encoded_bytes().last() == Some(&b'/');
-        if names_directory || self.out.is_dir() {
-            return Err(TrainError(format!(
-                "{}: a directory; --out names the net file to write",
-                self.out.display()
-            )));
-        }
-        let directory = match self.out.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        if !directory.is_dir() {
-            return Err(TrainError(format!(
-                "{}: no such directory",
-                directory.display()
-            )));
-        }
-        for (path, what) in [
-            (self.out.as_path(), "the net"),
-            (checkpoint_path, "the checkpoint"),
-        ] {
-            if let Ok(metadata) = std::fs::metadata(path)
-                && !metadata.is_file()
-            {
-                return Err(TrainError(format!(
-                    "{}: not a regular file, cannot hold {what}",
-                    path.display()
-                )));
-            }
-        }
-        let outputs = [
-            self.out.clone(),
-            checkpoint_path.to_path_buf(),
-            self.out.with_extension("nnue.tmp"),
-            checkpoint_path.with_extension("ckpt.tmp"),
-        ];
-        for path in data {
-            let files = crate::learn::data::reader::data_files(path)
-                .map_err(|e| TrainError(format!("data: {}: {e}", path.display())))?;
-            for file in files {
-                if let Some(output) = outputs.iter().find(|o| same_file(o, &file)) {
-                    return Err(TrainError(format!(
-                        "{}: writing there would overwrite the training data {}",
-                        output.display(),
-                        file.display()
-                    )));
-                }
-            }
-        }
-        if !self.resume && checkpoint_path.exists() {
-            return Err(TrainError(format!(
-                "{}: a checkpoint exists; --resume goes on from it (or remove it to start afresh)",
-                checkpoint_path.display()
-            )));
-        }
-        // The files are written through temporaries beside them: one is made and removed
-        // now, so a directory that cannot take them is found before any work.
-        for temporary in &outputs[2..] {
-            std::fs::write(temporary, b"")
-                .and_then(|()| std::fs::remove_file(temporary))
-                .map_err(|e| TrainError(format!("{}: {e}", temporary.display())))?;
+        Ok(())
+    }
+
+    /// Refuses, before the data is loaded, a start the run could not read: an `--init` net
+    /// it cannot take, or (when resuming) a checkpoint that is not a regular file or is
+    /// longer than a checkpoint may be.
+    fn check_start(&self, checkpoint_path: &Path) -> Result<(), TrainError> {
+        if self.resume && checkpoint_path.exists() {
+            crate::input_file::open(checkpoint_path, MAX_CHECKPOINT_BYTES, "a checkpoint")
+                .map_err(|e| TrainError(format!("{}: {e}", checkpoint_path.display())))?;
+        } else if let Some(path) = &self.init {
+            self.initial_model(path, &mut |_| {})?;
         }
         Ok(())
     }
@@ -337,7 +276,7 @@ impl Trainer {
     ) -> Result<Trained, TrainError> {
         let config = &self.config;
         let out = &self.out;
-        let checkpoint_path = out.with_extension("ckpt");
+        let outputs = Outputs::of(out);
         let Start {
             mut model,
             mut adam,
@@ -381,9 +320,14 @@ impl Trainer {
                 )));
             }
             let secs = epoch_start.elapsed().as_secs_f64();
-            let (at_clip, outputs) = model.output_weights_at_clip();
+            let (at_clip, clipped_of) = model.output_weights_at_clip();
+            let validation = if val.is_empty() {
+                "no validation set".to_string()
+            } else {
+                format!("validation loss {val_loss:.6}")
+            };
             log(&format!(
-                "epoch {}/{}: train loss {loss:.6} validation loss {val_loss:.6} lr {:.6} {:.1} s ({:.0} samples/s), {at_clip} of {outputs} output weights at the clip",
+                "epoch {}/{}: train loss {loss:.6} {validation} lr {:.6} {:.1} s ({:.0} samples/s), {at_clip} of {clipped_of} output weights at the clip",
                 epoch + 1,
                 config.epochs,
                 optimiser::learning_rate(config.lr, epoch, config.epochs),
@@ -394,11 +338,11 @@ impl Trainer {
                 best_val_loss = val_loss;
                 let net = model.quantise();
                 checksum = Some(net.checksum());
-                let temporary = out.with_extension("nnue.tmp");
-                std::fs::write(&temporary, net.to_bytes())
-                    .and_then(|()| std::fs::rename(&temporary, out))
+                let temporary = &outputs.net_temporary;
+                std::fs::write(temporary, net.to_bytes())
+                    .and_then(|()| std::fs::rename(temporary, out))
                     .map_err(|e| {
-                        let _ = std::fs::remove_file(&temporary);
+                        let _ = std::fs::remove_file(temporary);
                         TrainError(format!("{}: {e}", out.display()))
                     })?;
                 // The quantised net against the model on the positions it was judged by.
@@ -421,8 +365,8 @@ impl Trainer {
                 model: model.clone(),
                 adam: adam.clone(),
             }
-            .save(&checkpoint_path)
-            .map_err(|e| TrainError(format!("{}: {e}", checkpoint_path.display())))?;
+            .save(&outputs.checkpoint)
+            .map_err(|e| TrainError(format!("{}: {e}", outputs.checkpoint.display())))?;
         }
         Ok(Trained {
             checksum,
@@ -524,7 +468,8 @@ mod tests {
         };
         let from = afresh.starting_state(&checkpoint_path, 7, &mut |_| {});
         assert!(from.is_ok_and(|f| f.first_epoch == 0 && f.best_val_loss.is_infinite()));
-        assert!(afresh.check_settings(&[], &checkpoint_path).is_err());
+        let claimed = Outputs::of(&afresh.out).claim(&[], afresh.resume);
+        assert!(claimed.is_err_and(|e| e.contains("a checkpoint exists")));
         // A run of another architecture refuses the checkpoint, whatever its fingerprint.
         let other = with_screlu(&trainer);
         let refused = other.starting_state(&checkpoint_path, 7, &mut |_| {});
@@ -546,7 +491,7 @@ mod tests {
             out: dir.join("other.nnue"),
             ..trainer.clone()
         };
-        let refused = both.check_settings(&[], &both.out.with_extension("ckpt"));
+        let refused = both.check_settings();
         assert!(refused.is_err_and(|e| e.0.contains("--mirror-files with --king-mirror")));
         std::fs::remove_dir_all(&dir).unwrap();
     }
