@@ -1,13 +1,14 @@
 //! Alpha-beta search, read top to bottom: [`search`] (this file) sets up what is fixed for
 //! one search (`shared.rs`) and its root moves, `threads.rs` starts the threads and joins
 //! them, each runs iterative deepening with aspiration windows over the root moves
-//! (`worker.rs`), the inner nodes and quiescence are in `node.rs`, and the main thread
+//! (`worker.rs`) while the clock's guard keeps the time limit (`clock_guard.rs`), the inner nodes and quiescence are in `node.rs`, and the main thread
 //! chooses the move to play (`choice.rs`). What a caller hands in and gets back is in
 //! `interface.rs`; what the threads keep from one search to the next in [`memory`]. Every
 //! margin and reduction is named in [`crate::engine::params`]. Lazy SMP: helper threads
 //! search the same tree and share only the transposition table.
 
 mod choice;
+mod clock_guard;
 mod interface;
 pub mod memory;
 mod node;
@@ -19,7 +20,7 @@ pub use interface::{
     CurrentMove, Line, Reporter, SearchOptions, SearchResult, Signals, Silent, wait_for_release,
 };
 
-use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 
 use arrayvec::ArrayVec;
 use shakmaty::{Color, Move, Position as _};
@@ -160,6 +161,7 @@ pub fn search_with_memory(
         root_tb_score,
         root_material,
         shown_lines,
+        root_scored: AtomicBool::new(false),
     };
     let make_worker = |id: usize, learned: ThreadMemory| Worker {
         id,

@@ -3,7 +3,7 @@
 //! and the facts of the root. A [`Worker`](super::worker::Worker) holds only what its
 //! thread changes.
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::interface::Signals;
 use crate::engine::limits::Limits;
@@ -48,6 +48,9 @@ pub(super) struct Shared<'a> {
     pub(super) shown_lines: usize,
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     pub(super) poll_mask: u64,
+    /// Whether the main thread has scored a root move: until then only the clock's last
+    /// resort stops the search (read by the clock's guard).
+    pub(super) root_scored: AtomicBool,
 }
 
 impl Shared<'_> {
