@@ -258,6 +258,11 @@ impl Engine {
         Ok(())
     }
 
+    /// The tablebases `SyzygyPath` loaded, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
+    }
+
     /// The network that evaluates when `Use NNUE` is on.
     pub fn network(&self) -> &Arc<Network> {
         &self.network

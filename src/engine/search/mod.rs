@@ -33,6 +33,7 @@ use crate::chess::Position;
 use crate::engine::board::Board;
 use crate::engine::limits::Limits;
 use crate::engine::score::{INFINITE, MATE, MAX_PLY};
+use crate::engine::tb::Outcome;
 use crate::engine::timeman::{SoftScale, TimeManager};
 use crate::engine::tt::ChessTable;
 use crate::engine::wdl;
@@ -87,17 +88,24 @@ pub fn search_with_memory(
     let tb_root = tablebases
         .filter(|tb| tb.covers(pos.chess(), options.tb_probe_limit))
         .and_then(|tb| tb.root_moves(pos.chess(), options.tb_fifty_move_rule))
-        .filter(|(moves, _)| moves.iter().any(allowed));
+        .filter(|root| root.moves.iter().any(allowed));
     // The tables' verdict is what the lines report (as the fifty-move rule option has it),
     // unless the search finds a mate.
-    let root_tb_score = tb_root.as_ref().map(|&(_, outcome)| outcome.score(0));
-    let tb_root = tb_root.map(|(moves, _)| moves);
+    let root_tb_score = tb_root.as_ref().map(|root| root.outcome.score(0));
     let root_tb_hits = u64::from(tb_root.is_some());
-    let root_moves: Vec<RootMove> = pos
-        .legal_moves()
+    // Below a root the distance tables settled, probes tell nothing more; below a won root
+    // only the win/draw/loss tables ranked, they still see the conversions (as Stockfish's).
+    let probe_inside = tb_root
+        .as_ref()
+        .is_none_or(|root| !root.by_distance && root.outcome == Outcome::Win);
+    // The tables' moves in their order, else every legal move.
+    let candidates = match tb_root {
+        Some(root) => root.moves,
+        None => pos.legal_moves().into_iter().collect(),
+    };
+    let root_moves: Vec<RootMove> = candidates
         .into_iter()
         .filter(|mv| allowed(mv))
-        .filter(|mv| tb_root.as_ref().is_none_or(|moves| moves.contains(mv)))
         .map(|mv| RootMove {
             mv,
             score: -INFINITE,
@@ -154,7 +162,7 @@ pub fn search_with_memory(
         limits,
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
-        tablebases: tablebases.filter(|_| tb_root.is_none()),
+        tablebases: tablebases.filter(|_| probe_inside),
         tb_probe_depth: options.tb_probe_depth,
         tb_probe_limit: options.tb_probe_limit,
         tb_fifty_move_rule: options.tb_fifty_move_rule,

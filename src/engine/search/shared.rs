@@ -30,8 +30,8 @@ pub(super) struct Shared<'a> {
     pub(super) counters: Vec<ThreadCounters>,
     /// Late-move reductions by depth and move number.
     pub(super) reductions: Reductions,
-    /// Tablebases to probe inside the search (none when the root itself was settled by
-    /// them: its moves are already the ones that keep the result).
+    /// Tablebases to probe inside the search (none when the distance tables settled the
+    /// root: its moves are already the ones that keep the result).
     pub(super) tablebases: Option<&'a Tablebases>,
     /// Tablebases are probed only with at least this much depth left ...
     pub(super) tb_probe_depth: i32,
