@@ -13,7 +13,8 @@ rookery: a UCI chess engine
 
 usage: rookery                 the UCI engine (reads commands on stdin)
        rookery 'UCI COMMAND'...  runs each UCI command in turn to its end, then exits
-                               (rookery 'setoption name Hash value 64' bench quit)
+                               (rookery 'setoption name Hash value 64' bench quit);
+                               a command refused stops there and exits 1
        rookery --version       the engine's name and version
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
@@ -59,10 +60,14 @@ fn main() -> ExitCode {
             cli::output::out!("{USAGE}");
             Ok(Outcome::Success)
         }
-        // UCI commands as arguments (as OpenBench runs an engine): each in order, to its end.
+        // UCI commands as arguments (as OpenBench runs an engine): each in order, to its
+        // end; a command refused ends the run with a failure.
         Some(first) if rookery::uci::is_command(first) => {
-            rookery::uci::run_commands(&words);
-            Ok(Outcome::Success)
+            Ok(if rookery::uci::run_commands(&words) {
+                Outcome::Success
+            } else {
+                Outcome::Failure
+            })
         }
         Some(other) => Err(UsageError(format!("unknown command '{other}'\n{USAGE}"))),
     };

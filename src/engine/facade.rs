@@ -2,6 +2,7 @@
 //! table, the settings and the search thread; it speaks no protocol. A UCI loop, a test or
 //! a tool drives it with typed calls and hears from a search through a [`Reporter`].
 
+use std::collections::VecDeque;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
@@ -58,6 +59,16 @@ pub enum NotStarted {
     Thread(std::io::Error),
 }
 
+/// A job (perft, bench) waiting its turn: its work with its report, run on the job thread.
+type Job = Box<dyn FnOnce(&Signals) + Send>;
+
+/// The jobs sent while one runs, in order, and whether the job thread is still taking them.
+#[derive(Default)]
+struct JobQueue {
+    waiting: VecDeque<Job>,
+    taking: bool,
+}
+
 /// The engine's state between searches, and the search under way.
 pub struct Engine {
     position: Position,
@@ -65,8 +76,10 @@ pub struct Engine {
     settings: Settings,
     signals: Arc<Signals>,
     searching: Option<JoinHandle<()>>,
-    /// Whether the thread in `searching` runs a job (perft, bench) rather than a search.
+    /// Whether the thread in `searching` runs jobs (perft, bench) rather than a search.
     job: bool,
+    /// The jobs waiting for the job thread.
+    jobs: Arc<Mutex<JobQueue>>,
     book: Option<Arc<Book>>,
     book_rng: ChaCha8Rng,
     /// Seeds each limited-strength search's choice of move.
@@ -103,6 +116,7 @@ impl Engine {
             signals: Arc::new(Signals::default()),
             searching: None,
             job: false,
+            jobs: Arc::new(Mutex::new(JobQueue::default())),
             book: None,
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
             strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
@@ -254,6 +268,11 @@ impl Engine {
         // The table's static evaluations come from the other net.
         self.clear_hash();
         Ok(())
+    }
+
+    /// The tablebases `SyzygyPath` loaded, if any.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tablebases.as_deref()
     }
 
     /// The network that evaluates when `Use NNUE` is on.
@@ -436,8 +455,8 @@ impl Engine {
         }
     }
 
-    /// Stops a running search (or perft, or bench) and waits until its result has been
-    /// reported.
+    /// Stops a running search (or the jobs, perft and bench, running and waiting) and waits
+    /// until its result has been reported.
     pub fn stop(&mut self) {
         self.signals.request_stop();
         self.wait();
@@ -451,8 +470,8 @@ impl Engine {
         }
     }
 
-    /// Waits until a running job (perft, bench) has reported its result; a search is left
-    /// running. Commands after a job wait for it, as they would in a script.
+    /// Waits until the running job (perft, bench) and every one waiting have reported
+    /// their results; a search is left running.
     pub fn finish_job(&mut self) {
         if self.job {
             self.wait();
@@ -464,7 +483,7 @@ impl Engine {
         self.signals.ponder_hit();
     }
 
-    /// Whether a search runs that has not yet reported its result. A finished search
+    /// Whether a search (or job) runs that has not yet reported its result. A finished
     /// thread is joined here.
     pub fn is_searching(&mut self) -> bool {
         if self.searching.is_some()
@@ -476,24 +495,73 @@ impl Engine {
         self.searching.is_some()
     }
 
-    /// Perft divide of the current position on the search thread: `report` hears one line
+    /// Whether a search (not a job) runs that has not yet reported its result.
+    pub fn is_running_search(&mut self) -> bool {
+        self.is_searching() && !self.job
+    }
+
+    /// Perft divide of the current position on the job thread: `report` hears one line
     /// per move and the total, or `None` when [`Engine::stop`] ended it first. Refused while
-    /// a search runs; after a job, see [`Engine::finish_job`].
+    /// a search runs; while a job runs it waits its turn (see [`Engine::queue_job`]).
     pub fn perft(
         &mut self,
         depth: u32,
         report: impl FnOnce(Option<Vec<String>>) + Send + 'static,
     ) -> Result<(), NotStarted> {
-        if self.is_searching() {
-            return Err(NotStarted::Busy);
-        }
         let mut pos = self.position.clone();
         let work = move |signals: &Signals| {
             divide_report(&mut pos, depth, None, &signals.stop_requested).map(|(lines, _)| lines)
         };
+        self.queue_job(work, report)
+    }
+
+    /// Runs `work` on the job thread, then `report` with what it returned (`None` if it
+    /// panicked). Jobs run one at a time in the order they came, each on what the engine
+    /// held when it came; [`Engine::stop`] ends the running one and every one waiting (each
+    /// still reports). Refused while a search runs.
+    fn queue_job<T: 'static>(
+        &mut self,
+        work: impl FnOnce(&Signals) -> Option<T> + Send + 'static,
+        report: impl FnOnce(Option<T>) + Send + 'static,
+    ) -> Result<(), NotStarted> {
+        let job: Job = Box::new(move |signals: &Signals| {
+            let result = catch_unwind(AssertUnwindSafe(|| work(signals))).unwrap_or_else(|_| {
+                error!("a job panicked; reporting it as stopped");
+                None
+            });
+            report(result);
+        });
+        if self.is_searching() {
+            if !self.job {
+                return Err(NotStarted::Busy);
+            }
+            let mut queue = lock_jobs(&self.jobs);
+            if queue.taking {
+                queue.waiting.push_back(job);
+                return Ok(());
+            }
+            // The job thread took its last job and is ending.
+            drop(queue);
+            self.wait();
+        }
+        lock_jobs(&self.jobs).taking = true;
         self.job = true;
-        self.spawn(Arc::new(Signals::default()), work, || None, report)
-            .map_err(NotStarted::Thread)
+        let jobs = Arc::clone(&self.jobs);
+        let run_jobs = move |signals: &Signals| {
+            let mut next = Some(job);
+            while let Some(job) = next {
+                job(signals);
+                let mut queue = lock_jobs(&jobs);
+                next = queue.waiting.pop_front();
+                queue.taking = next.is_some();
+            }
+        };
+        let jobs = Arc::clone(&self.jobs);
+        self.spawn(Arc::new(Signals::default()), run_jobs, || (), |()| ())
+            .map_err(|e| {
+                lock_jobs(&jobs).taking = false;
+                NotStarted::Thread(e)
+            })
     }
 
     /// The static evaluation of the current position, term by term.
@@ -506,24 +574,26 @@ impl Engine {
         evaluate_position(&self.network, self.position.chess())
     }
 
-    /// The bench at `depth` on the search thread, evaluated as the settings say
+    /// The bench at `depth` on the job thread, evaluated as the settings say
     /// (`Use NNUE`, `EvalFile`): `progress` hears each position's node count, `report` the
-    /// totals, or `None` when [`Engine::stop`] ended it first. Refused while a search runs.
+    /// totals, or `None` when [`Engine::stop`] ended it first. Refused while a search runs;
+    /// while a job runs it waits its turn (see [`Engine::queue_job`]).
     pub fn bench(
         &mut self,
         depth: u32,
         progress: impl FnMut(usize, &str, u64) + Send + 'static,
         report: impl FnOnce(Option<BenchResult>) + Send + 'static,
     ) -> Result<(), NotStarted> {
-        if self.is_searching() {
-            return Err(NotStarted::Busy);
-        }
         let network = self.search_options().network;
         let work = move |signals: &Signals| bench::run(depth, network, signals, progress);
-        self.job = true;
-        self.spawn(Arc::new(Signals::default()), work, || None, report)
-            .map_err(NotStarted::Thread)
+        self.queue_job(work, report)
     }
+}
+
+/// The job queue, also after a thread panicked while holding its lock (a job's panic is
+/// caught before the lock is taken, so the queue is whole).
+fn lock_jobs(jobs: &Mutex<JobQueue>) -> std::sync::MutexGuard<'_, JobQueue> {
+    jobs.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a search whose thread panicked answers: the first legal move, if any.

@@ -23,6 +23,8 @@ use super::score::TB_WIN;
 pub struct Tablebases {
     tables: Tablebase<Chess>,
     max_pieces: usize,
+    wdl_files: usize,
+    dtz_files: usize,
 }
 
 /// A tablebase result for the side to move, with the fifty-move rule applied or not.
@@ -78,7 +80,7 @@ impl Tablebases {
     /// table fails its probe.
     pub fn open(paths: &str) -> Result<Tablebases, String> {
         let mut tables = Tablebase::new();
-        let mut files = 0;
+        let (mut wdl_files, mut dtz_files) = (0, 0);
         let mut names = Vec::new();
         for dir in paths.split(':').filter(|d| !d.is_empty()) {
             if !Path::new(dir).is_dir() {
@@ -91,7 +93,8 @@ impl Tablebases {
                     .map_err(|e| format!("cannot read '{dir}': {e}"))?
                     .path();
                 match tables.add_file(&path) {
-                    Ok(()) => files += 1,
+                    Ok(()) if path.extension().is_some_and(|e| e == "rtbz") => dtz_files += 1,
+                    Ok(()) => wdl_files += 1,
                     // Not a table's name: not ours to look at.
                     Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {}
                     Err(e) => return Err(format!("'{}': {e}", path.display())),
@@ -103,14 +106,29 @@ impl Tablebases {
                     .map(|name| (dir, name)),
             );
         }
-        if files == 0 {
+        if wdl_files + dtz_files == 0 {
             return Err(format!("no tablebase files in '{paths}'"));
         }
         for (dir, name) in names {
             probe_once(&tables, Path::new(dir), &name)?;
         }
         let max_pieces = tables.max_pieces();
-        Ok(Tablebases { tables, max_pieces })
+        Ok(Tablebases {
+            tables,
+            max_pieces,
+            wdl_files,
+            dtz_files,
+        })
+    }
+
+    /// How many win/draw/loss (`.rtbw`) files were loaded.
+    pub fn wdl_files(&self) -> usize {
+        self.wdl_files
+    }
+
+    /// How many distance-to-zero (`.rtbz`) files were loaded.
+    pub fn dtz_files(&self) -> usize {
+        self.dtz_files
     }
 
     /// The most pieces of any loaded table.
@@ -133,12 +151,21 @@ impl Tablebases {
             .map(Outcome::of)
     }
 
-    /// The root's moves that keep the tables' result, with that result. A won position
-    /// keeps the moves that reach the next capture, pawn move or mate soonest (so the win
-    /// is converted inside the fifty-move rule), a drawn one every drawing move, a lost one
-    /// the moves that put the opponent's next zeroing move furthest off. `None` when a
-    /// table is missing.
-    pub fn root_moves(&self, pos: &Chess, fifty_move_rule: bool) -> Option<(Vec<Move>, Outcome)> {
+    /// The root's moves that keep the tables' result, best ranked first, with that result.
+    /// With the distance-to-zero tables, a won position keeps the moves that reach the next
+    /// capture, pawn move or mate soonest (so the win is converted inside the fifty-move
+    /// rule), a drawn one every drawing move, a lost one the moves that put the opponent's
+    /// next zeroing move furthest off. Without them (win/draw/loss tables only) it keeps
+    /// the moves of the best result, as Stockfish does, and the search finds the way.
+    /// `None` when a win/draw/loss table is missing.
+    pub fn root_moves(&self, pos: &Chess, fifty_move_rule: bool) -> Option<RootMoves> {
+        self.root_moves_by_dtz(pos, fifty_move_rule)
+            .or_else(|| self.root_moves_by_wdl(pos, fifty_move_rule))
+    }
+
+    /// [`Tablebases::root_moves`] ranked by the distance to the next zeroing move; `None`
+    /// when a table is missing.
+    fn root_moves_by_dtz(&self, pos: &Chess, fifty_move_rule: bool) -> Option<RootMoves> {
         let mut ranked = Vec::new();
         for mv in pos.legal_moves() {
             let mut after = pos.clone();
@@ -170,11 +197,54 @@ impl Tablebases {
         if let Some(pick) = pick {
             ranked.retain(|&(_, _, d)| d == pick);
         }
-        Some((ranked.into_iter().map(|(mv, _, _)| mv).collect(), best))
+        Some(RootMoves {
+            moves: ranked.into_iter().map(|(mv, _, _)| mv).collect(),
+            outcome: best,
+            by_distance: true,
+        })
+    }
+
+    /// [`Tablebases::root_moves`] from the win/draw/loss tables alone: the moves of the
+    /// best result under the fifty-move rule setting, those whose result is best without it
+    /// first (a win before a cursed win among the draws). `None` when a table is missing.
+    fn root_moves_by_wdl(&self, pos: &Chess, fifty_move_rule: bool) -> Option<RootMoves> {
+        let mut ranked = Vec::new();
+        for mv in pos.legal_moves() {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            let theirs = if after.is_checkmate() {
+                Outcome::Loss
+            } else {
+                Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?)
+            };
+            ranked.push((mv, negate(theirs)));
+        }
+        let best = ranked
+            .iter()
+            .map(|&(_, o)| o.under(fifty_move_rule))
+            .max()?;
+        ranked.retain(|&(_, o)| o.under(fifty_move_rule) == best);
+        ranked.sort_by_key(|&(_, o)| std::cmp::Reverse(o));
+        Some(RootMoves {
+            moves: ranked.into_iter().map(|(mv, _)| mv).collect(),
+            outcome: best,
+            by_distance: false,
+        })
     }
 }
 
-/// The same result from the other side.
+/// The root moves the tables keep ([`Tablebases::root_moves`]).
+#[derive(Clone, Debug)]
+pub struct RootMoves {
+    /// The moves that keep the result, best ranked first.
+    pub moves: Vec<Move>,
+    /// The result they keep, for the side to move.
+    pub outcome: Outcome,
+    /// Whether the distance-to-zero tables ranked them (else only the win/draw/loss
+    /// tables did, and probes inside the search still help a won position make progress).
+    pub by_distance: bool,
+}
+
 /// The material names (`KBPvK`) of the table files in `dir`.
 fn table_names(dir: &Path) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -268,6 +338,7 @@ fn sample_position(name: &str) -> Option<Chess> {
     None
 }
 
+/// The same result from the other side.
 fn negate(outcome: Outcome) -> Outcome {
     match outcome {
         Outcome::Loss => Outcome::Win,

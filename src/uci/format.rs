@@ -1,5 +1,5 @@
 //! Engine facts as UCI text: `id` and `option` lines, `info`, `bestmove`, the `d` and
-//! `eval` tables, and the `compiler` lines.
+//! `eval` tables, the `compiler` lines, and what a loaded net or tablebase path holds.
 
 use shakmaty::{CastlingMode, Color, File, Position as _, Rank, Square};
 
@@ -9,12 +9,23 @@ use crate::engine::eval::hce::{Score, Trace};
 use crate::engine::eval::nnue::{Kernel, Network};
 use crate::engine::score::{MATE, MATE_BOUND};
 use crate::engine::search::{CurrentMove, Line, SearchResult};
+use crate::engine::tb::Tablebases;
 use crate::engine::tt::Bound;
 use crate::engine::wdl::{normalised, win_draw_loss};
 use crate::engine::{NAME, OPTIONS, OptionKind, Settings, params};
 
 /// Sent in `id author`.
 const AUTHOR: &str = "the Rookery developers";
+
+/// The `info string` text once `SyzygyPath` has loaded tables, as Stockfish words it.
+pub fn tablebases_found(tables: &Tablebases) -> String {
+    format!(
+        "Found {} WDL and {} DTZ tablebase files (up to {}-man).",
+        tables.wdl_files(),
+        tables.dtz_files(),
+        tables.max_pieces()
+    )
+}
 
 /// The `info string` text once `EvalFile` has loaded a net: the file (or the built-in net),
 /// the net's checksum and its architecture.

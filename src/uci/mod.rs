@@ -2,9 +2,11 @@
 //! writes one line at a time through an [`Output`] (stdout, flushed, for a GUI).
 //!
 //! The input loop never waits for a search, so `isready` and `stop` are answered at any
-//! moment of one; after a job (`go perft`, `bench`) the next command waits for its result,
-//! `stop` and `quit` excepted, which end it. Every `go` gets exactly one `bestmove`. Bad input is answered with an
-//! `info string` and never changes the engine's state.
+//! moment of one. Jobs (`go perft`, `bench`) sent while one runs wait their turn; `isready`
+//! is answered at once beside them, `stop` and `quit` end them, and any other command waits
+//! for their results. Every `go` gets exactly one `bestmove`. Bad input is answered with an
+//! `info string` and never changes the engine's state. A UTF-8 byte-order mark before the
+//! first command is skipped.
 //!
 //! - [`parse`]: text to [`parse::Command`], no engine state.
 //! - [`format`]: engine facts to text.
@@ -113,10 +115,20 @@ impl Reporter for UciReporter {
     }
 }
 
+/// The UTF-8 byte-order mark some editors and shells put before a file's first line.
+const BYTE_ORDER_MARK: char = '\u{feff}';
+
+/// `line` without a byte-order mark in front.
+fn without_byte_order_mark(line: &str) -> &str {
+    line.strip_prefix(BYTE_ORDER_MARK).unwrap_or(line)
+}
+
 /// A UCI session: the engine and where its answers go.
 pub struct Uci {
     engine: Engine,
     out: Arc<dyn Output>,
+    /// Whether the last command handled was refused (its reason sent as `info string`).
+    refused: bool,
 }
 
 /// Runs the engine on stdin and stdout until `quit` or end of input.
@@ -125,23 +137,32 @@ pub fn run_stdio() {
     session.run(io::stdin().lock());
 }
 
-/// Whether `line` is a UCI command this engine knows (its first word decides).
+/// Whether `line` is a UCI command this engine knows (its first word decides; a
+/// byte-order mark in front is skipped).
 pub fn is_command(line: &str) -> bool {
-    !matches!(parse_command(line), Command::Unknown(_) | Command::Empty)
+    !matches!(
+        parse_command(without_byte_order_mark(line)),
+        Command::Unknown(_) | Command::Empty
+    )
 }
 
 /// Runs `commands` in order on a fresh engine, answering on stdout: each waits until the
 /// one before has finished (a `go` its search, a `bench` its positions), so a script of
-/// commands runs as written; returns after the last, or at `quit`.
-pub fn run_commands(commands: &[String]) {
+/// commands runs as written; returns after the last, or at `quit`. A command refused (an
+/// unknown one, a bad value, a file that does not load) ends the run there: returns false.
+pub fn run_commands(commands: &[String]) -> bool {
     let mut session = Uci::new(Engine::new(), Arc::new(Stdout));
-    session.run_in_turn(commands);
+    session.run_in_turn(commands)
 }
 
 impl Uci {
     /// A session driving `engine`, answering through `out`.
     pub fn new(engine: Engine, out: Arc<dyn Output>) -> Uci {
-        Uci { engine, out }
+        Uci {
+            engine,
+            out,
+            refused: false,
+        }
     }
 
     /// The engine behind the session.
@@ -152,9 +173,10 @@ impl Uci {
     /// Reads commands until `quit` or the end of `input`, then stops any search (its
     /// `bestmove` still goes out). At the end of input a job (`go perft`, `bench`) is
     /// finished first, as Stockfish finishes it; `quit` stops it. Lines need not be valid
-    /// UTF-8.
+    /// UTF-8; a byte-order mark before the first is skipped.
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut buffer = Vec::new();
+        let mut first = true;
         loop {
             buffer.clear();
             match input.read_until(b'\n', &mut buffer) {
@@ -166,22 +188,45 @@ impl Uci {
                 Ok(_) => {}
             }
             let line = String::from_utf8_lossy(&buffer);
-            if !self.handle(&line) {
+            let line = if std::mem::take(&mut first) {
+                without_byte_order_mark(&line)
+            } else {
+                &line
+            };
+            if !self.handle(line) {
                 break;
             }
         }
         self.engine.stop();
     }
 
-    /// Handles `commands` one after the other, each after the one before has finished.
-    pub fn run_in_turn(&mut self, commands: &[String]) {
-        for line in commands {
+    /// Handles `commands` one after the other, each after the one before has finished;
+    /// stops at `quit`, or at a command refused: then returns false. A byte-order mark
+    /// before the first is skipped.
+    pub fn run_in_turn(&mut self, commands: &[String]) -> bool {
+        for (i, line) in commands.iter().enumerate() {
             self.engine.wait();
-            if !self.handle(line) {
+            let line = if i == 0 {
+                without_byte_order_mark(line)
+            } else {
+                line
+            };
+            let go_on = self.handle(line);
+            if self.refused {
+                self.engine.wait();
+                return false;
+            }
+            if !go_on {
                 break;
             }
         }
         self.engine.wait();
+        true
+    }
+
+    /// Whether the last command handled was refused.
+    pub fn last_refused(&self) -> bool {
+        self.refused
     }
 
     fn send(&self, text: &str) {
@@ -192,20 +237,37 @@ impl Uci {
         self.send(&format!("info string {text}"));
     }
 
-    fn refused(&self, command: &str) {
-        self.info(&format!(
+    /// Refuses the command: says why as `info string`.
+    fn refuse(&mut self, reason: &str) {
+        self.refused = true;
+        self.info(reason);
+    }
+
+    /// Refuses `command`: a search is running.
+    fn refuse_busy(&mut self, command: &str) {
+        self.refuse(&format!(
             "{command} refused: a search is running (send stop first)"
         ));
     }
 
-    /// Handles one command line; returns false on `quit`. A command other than `stop` and
-    /// `quit` that comes while a job (`go perft`, `bench`) runs waits until the job has
-    /// given its result, so commands run in the order sent and `readyok` means ready for
-    /// the next; a search is not waited for.
+    /// Handles one command line; returns false on `quit`. Jobs (`go perft`, `bench`) that
+    /// come while one runs wait their turn without holding up the input; `isready` is
+    /// answered at once, `stop` and `quit` end the jobs, and any other command waits until
+    /// they have given their results, so commands take effect in the order sent; a search
+    /// is not waited for.
     pub fn handle(&mut self, line: &str) -> bool {
         debug!(target: "uci", "<< {}", line.trim());
+        self.refused = false;
         let command = parse_command(line);
-        if !matches!(command, Command::Stop | Command::Quit) {
+        let beside_jobs = matches!(
+            command,
+            Command::Stop
+                | Command::Quit
+                | Command::IsReady
+                | Command::Perft(_)
+                | Command::Bench(_)
+        );
+        if !beside_jobs {
             self.engine.finish_job();
         }
         match command {
@@ -219,26 +281,32 @@ impl Uci {
             // Accepted, and like Stockfish's, changes nothing: debug output goes to the
             // `Debug Log File`.
             Command::Debug => {}
-            Command::SetOption(Err(e)) => self.info(&e),
+            Command::SetOption(Err(e)) => self.refuse(&e),
             Command::SetOption(Ok((name, value))) => match self.engine.set_option(&name, &value) {
                 // Which net evaluates is worth a confirmation, as a refusal is.
                 Ok(()) if name.eq_ignore_ascii_case(EVAL_FILE_OPTION) => {
                     let text = format::net_in_use(self.engine.settings(), self.engine.network());
                     self.info(&text);
                 }
+                // As Stockfish: what a tablebase path found.
+                Ok(()) if name.eq_ignore_ascii_case("SyzygyPath") => {
+                    if let Some(tables) = self.engine.tablebases() {
+                        self.info(&format::tablebases_found(tables));
+                    }
+                }
                 Ok(()) => {}
-                Err(OptionError::Busy(name)) => self.refused(&format!("setoption {name}")),
-                Err(e) => self.info(&e.to_string()),
+                Err(OptionError::Busy(name)) => self.refuse_busy(&format!("setoption {name}")),
+                Err(e) => self.refuse(&e.to_string()),
             },
             Command::NewGame => {
                 if let Err(Busy) = self.engine.new_game() {
-                    self.refused("ucinewgame");
+                    self.refuse_busy("ucinewgame");
                 }
             }
             Command::Position(spec) => {
                 match spec.and_then(|spec| spec.build(self.engine.settings().chess960)) {
                     Ok(pos) => self.engine.set_position(pos),
-                    Err(e) => self.info(&format!("{e}; position unchanged")),
+                    Err(e) => self.refuse(&format!("{e}; position unchanged")),
                 }
             }
             Command::Go(spec) => {
@@ -254,11 +322,11 @@ impl Uci {
                     show_wdl: self.engine.settings().show_wdl,
                 });
                 if let Err(e) = self.engine.go(limits, reporter) {
-                    self.info(&format!("cannot start the search thread: {e}"));
+                    self.refuse(&format!("cannot start the search thread: {e}"));
                     self.send("bestmove (none)");
                 }
             }
-            Command::Perft(Err(e)) => self.info(&e),
+            Command::Perft(Err(e)) => self.refuse(&e),
             Command::Perft(Ok(depth)) => {
                 let out = Arc::clone(&self.out);
                 let report = move |lines: Option<Vec<String>>| match lines {
@@ -300,22 +368,22 @@ impl Uci {
                 }
             }
             Command::Bench(depth) => self.bench(depth),
-            Command::Unknown(excerpt) => self.info(&format!("unknown command: {excerpt}")),
+            Command::Unknown(excerpt) => self.refuse(&format!("unknown command: {excerpt}")),
         }
         true
     }
 
-    /// Runs the bench on the search thread: `isready`, `stop` and `quit` are answered
-    /// while it runs.
+    /// Runs the bench on the job thread: `isready`, `stop` and `quit` are answered while
+    /// it runs.
     fn bench(&mut self, depth: Result<u32, String>) {
         // Refused while searching before the depth is looked at, as before.
-        if self.engine.is_searching() {
-            self.refused("bench");
+        if self.engine.is_running_search() {
+            self.refuse_busy("bench");
             return;
         }
         let depth = match depth {
             Ok(depth) => depth,
-            Err(e) => return self.info(&e),
+            Err(e) => return self.refuse(&e),
         };
         let out = Arc::clone(&self.out);
         let count = crate::engine::bench::POSITIONS.len();
@@ -332,12 +400,12 @@ impl Uci {
     }
 
     /// Says why a job did not start, if it did not.
-    fn not_started(&self, command: &str, started: Result<(), NotStarted>) {
+    fn not_started(&mut self, command: &str, started: Result<(), NotStarted>) {
         match started {
             Ok(()) => {}
-            Err(NotStarted::Busy) => self.refused(command),
+            Err(NotStarted::Busy) => self.refuse_busy(command),
             Err(NotStarted::Thread(e)) => {
-                self.info(&format!("{command}: cannot start a thread: {e}"))
+                self.refuse(&format!("{command}: cannot start a thread: {e}"))
             }
         }
     }

@@ -153,7 +153,6 @@ fn uci_commands_as_arguments_run_in_turn_then_exit() {
         "position startpos moves e2e4",
         "go depth 4",
         "go perft 2",
-        "frobnicate",
         "bench 2",
         "quit",
         "go perft 3",
@@ -164,9 +163,49 @@ fn uci_commands_as_arguments_run_in_turn_then_exit() {
     // Each command ran to its end before the next began, in order; nothing after `quit`.
     let at = |prefix: &str| lines.iter().position(|l| l.starts_with(prefix)).unwrap();
     assert!(at("bestmove") < at("Nodes searched: 600"), "{text}");
-    assert!(at("Nodes searched") < at("info string unknown command: frobnicate"));
+    assert!(at("Nodes searched") < lines.len() - 1, "{text}");
     assert!(lines.last().unwrap().ends_with(" nps"), "{text}");
     assert_eq!(lines.iter().filter(|l| l.starts_with("Nodes")).count(), 1);
+}
+
+#[test]
+fn a_command_refused_in_argument_mode_stops_there_and_exits_1() {
+    for (args, refusal) in [
+        (
+            &["setoption name EvalFile value missing.nnue", "bench 2"][..],
+            "info string EvalFile: 'missing.nnue' refused: ",
+        ),
+        (
+            &["position fen garbage", "go depth 2"],
+            "info string invalid FEN 'garbage'",
+        ),
+        (
+            &["uci", "frobnicate", "bench 2"],
+            "info string unknown command: frobnicate",
+        ),
+        (
+            &["setoption name Hash value lots", "bench 2"],
+            "info string ",
+        ),
+    ] {
+        let out = rookery(args);
+        let text = stdout(&out);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {text}");
+        // The refusal is the last word: nothing after it ran.
+        let last = text.lines().last().unwrap_or("");
+        assert!(last.starts_with(refusal), "{args:?}: {text}");
+        assert!(
+            !text.contains(" nps") && !text.contains("bestmove"),
+            "{args:?}: {text}"
+        );
+    }
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_argument_is_skipped() {
+    let out = rookery(&["\u{feff}uci", "quit"]);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(stdout(&out).lines().last(), Some("uciok"));
 }
 
 #[test]

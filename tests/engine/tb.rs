@@ -113,7 +113,9 @@ fn root_moves_hold_the_tables_result_and_contain_their_best_move() {
     ] {
         for pos in random_positions(white, black, 40, seed) {
             let chess = pos.chess();
-            let (moves, outcome) = ours.root_moves(chess, true).expect("covered");
+            let root = ours.root_moves(chess, true).expect("covered");
+            assert!(root.by_distance);
+            let (moves, outcome) = (root.moves, root.outcome);
             let root = ours.wdl_after_zeroing(chess).unwrap().under(true);
             assert_eq!(outcome, root, "{}", pos.fen());
             assert!(!moves.is_empty());
@@ -243,6 +245,115 @@ fn drawn_pawn_and_rook_endings_are_held() {
 }
 
 #[test]
+fn win_draw_loss_tables_alone_settle_the_root() {
+    // Only the `.rtbw` files: no distance to zero, yet a won or lost root is the tables'
+    // result, its moves those that keep it.
+    let dir = crate::common::scratch_dir("wdl-only");
+    let mut copied = 0;
+    for entry in std::fs::read_dir(syzygy_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rtbw") {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+            copied += 1;
+        }
+    }
+    let dir_text = dir.display().to_string();
+    let ours = Tablebases::open(&dir_text).expect("the WDL tables load");
+    let mut reference = Tablebase::<Chess>::new();
+    reference.add_directory(syzygy_dir()).unwrap();
+    let mut by_wdl = 0;
+    for (white, black, seed) in [("Q", "", 11), ("R", "", 12), ("", "R", 13), ("P", "", 14)] {
+        for pos in random_positions(white, black, 20, seed) {
+            let chess = pos.chess();
+            let root = ours.root_moves(chess, true).expect("covered");
+            // The library answers a distance without its table when every move zeroes or
+            // mates; otherwise the win/draw/loss tables alone rank the moves.
+            by_wdl += usize::from(!root.by_distance);
+            let expected = ours.wdl_after_zeroing(chess).unwrap().under(true);
+            assert_eq!(root.outcome, expected, "{}", pos.fen());
+            // Exactly the moves whose result (the tables' own) is the root's.
+            let keeps = |mv: &shakmaty::Move| {
+                let mut after = chess.clone();
+                after.play_unchecked(*mv);
+                let theirs = if after.is_checkmate() {
+                    Outcome::Loss
+                } else {
+                    outcome_of(reference.probe_wdl_after_zeroing(&after).unwrap())
+                };
+                negate_outcome(theirs).under(true) == expected
+            };
+            let mut expected_moves: Vec<_> =
+                chess.legal_moves().into_iter().filter(keeps).collect();
+            let mut moves = root.moves.clone();
+            let key = |mv: &shakmaty::Move| mv.to_uci(shakmaty::CastlingMode::Standard).to_string();
+            expected_moves.sort_by_key(key);
+            moves.sort_by_key(key);
+            if root.by_distance {
+                assert!(moves.iter().all(|mv| expected_moves.contains(mv)));
+            } else {
+                assert_eq!(moves, expected_moves, "{}", pos.fen());
+            }
+        }
+    }
+    assert!(
+        by_wdl >= 60,
+        "only {by_wdl} of 80 roots ranked by WDL alone"
+    );
+    // Over UCI: the path's contents, then KQ against K, won with White to move and lost
+    // with Black to move, reported as tablebase results with the probe counted.
+    let mut e = Engine::start();
+    e.send(&format!("setoption name SyzygyPath value {dir_text}"));
+    e.send("isready");
+    assert_eq!(
+        e.until(WAIT, |l| l == "readyok"),
+        [
+            format!("info string Found {copied} WDL and 0 DTZ tablebase files (up to 4-man)."),
+            "readyok".to_string()
+        ]
+    );
+    for (fen, won) in [
+        ("8/8/8/3k4/8/8/8/1QK5 w - - 0 1", true),
+        ("8/8/8/3k4/8/8/8/1QK5 b - - 0 1", false),
+    ] {
+        e.send(&format!("position fen {fen}"));
+        let lines = e.go("depth 6");
+        let (best, _) = check_answer(&Position::from_fen(fen, false).unwrap(), &lines);
+        let last = last_info(&lines);
+        assert!(info_value(last, "tbhits").unwrap() >= 1, "{last}");
+        let cp = info_value(last, "cp").unwrap_or_else(|| panic!("no cp score: {last}"));
+        if won {
+            assert!(cp > 10_000, "{last}");
+            assert_eq!(verdict_after(fen, &best), Outcome::Win, "{best}");
+        } else {
+            assert!(cp < -10_000, "{last}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The library's result as ours.
+fn outcome_of(wdl: shakmaty_syzygy::Wdl) -> Outcome {
+    match wdl {
+        shakmaty_syzygy::Wdl::Loss => Outcome::Loss,
+        shakmaty_syzygy::Wdl::BlessedLoss => Outcome::BlessedLoss,
+        shakmaty_syzygy::Wdl::Draw => Outcome::Draw,
+        shakmaty_syzygy::Wdl::CursedWin => Outcome::CursedWin,
+        shakmaty_syzygy::Wdl::Win => Outcome::Win,
+    }
+}
+
+/// The same result from the other side.
+fn negate_outcome(outcome: Outcome) -> Outcome {
+    match outcome {
+        Outcome::Loss => Outcome::Win,
+        Outcome::BlessedLoss => Outcome::CursedWin,
+        Outcome::Draw => Outcome::Draw,
+        Outcome::CursedWin => Outcome::BlessedLoss,
+        Outcome::Win => Outcome::Loss,
+    }
+}
+
+#[test]
 fn a_damaged_table_is_refused_when_loaded() {
     let dir = crate::common::scratch_dir("damaged-tb");
     for name in ["KRvK.rtbw", "KRvK.rtbz"] {
@@ -280,9 +391,16 @@ fn syzygy_options_over_uci() {
             && lines[0].ends_with("no tablebases are used"),
         "{lines:#?}"
     );
+    // As Stockfish: what the path holds, in one line.
     e.send(&format!("setoption name SyzygyPath value {}", syzygy_dir()));
     e.send("isready");
-    assert_eq!(e.until(WAIT, |l| l == "readyok"), vec!["readyok"]);
+    assert_eq!(
+        e.until(WAIT, |l| l == "readyok"),
+        [
+            "info string Found 35 WDL and 35 DTZ tablebase files (up to 4-man).",
+            "readyok"
+        ]
+    );
     // KQ against KR, the queen side to move: the root is settled by the tables.
     let fen = "8/8/8/3k4/8/8/2r5/1QK5 w - - 0 1";
     e.send(&format!("position fen {fen}"));
@@ -548,9 +666,10 @@ fn cursed_and_blessed_roots_keep_what_the_fifty_move_rule_makes_of_them() {
         let pos = Position::from_fen(fen, false).unwrap();
         let chess = pos.chess();
         assert_eq!(reference.probe_wdl(chess).unwrap(), expected, "{fen}");
-        let (_, with_rule) = ours.root_moves(chess, true).unwrap();
+        let with_rule = ours.root_moves(chess, true).unwrap().outcome;
         assert_eq!(with_rule, Outcome::Draw, "{fen}");
-        let (moves, outcome) = ours.root_moves(chess, false).unwrap();
+        let root = ours.root_moves(chess, false).unwrap();
+        let (moves, outcome) = (root.moves, root.outcome);
         assert_eq!(outcome, without_rule, "{fen}");
         // The child's result for the side that moved, its clock ignored, and how far the
         // next zeroing move is.

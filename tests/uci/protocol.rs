@@ -608,7 +608,7 @@ fn compiler_names_the_version_rustc_target_and_kernel() {
 }
 
 #[test]
-fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
+fn go_perft_and_bench_wait_their_turn_beside_isready_stop_and_quit() {
     let quick = Duration::from_millis(500);
     let mut e = Engine::start();
     // Perft 8 from the start position is minutes of work: `stop` and `quit` cut it short.
@@ -618,7 +618,8 @@ fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
     e.send("stop");
     e.until(WAIT, |l| l == "info string go perft stopped");
     assert!(start.elapsed() < quick, "stop took {:?}", start.elapsed());
-    // Commands after a perft wait for it, in order: three results, each of its position.
+    // Perfts sent back to back wait their turn, in order: three results, each of its
+    // position.
     let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
     for line in [
         "position startpos".to_string(),
@@ -626,11 +627,10 @@ fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
         format!("position fen {kiwipete}"),
         "go perft 1".to_string(),
         "go perft 2".to_string(),
-        "isready".to_string(),
     ] {
         e.send(&line);
     }
-    let lines = e.until(WAIT, |l| l == "readyok");
+    let lines = e.until(WAIT, |l| l == "Nodes searched: 2039");
     let totals: Vec<&String> = lines.iter().filter(|l| l.starts_with("Nodes")).collect();
     assert_eq!(
         totals,
@@ -641,21 +641,38 @@ fn go_perft_and_bench_run_in_turn_stop_and_quit_at_once() {
         ],
         "{lines:#?}"
     );
-    // `readyok` means the job is done: it comes after the perft's result.
+    // `isready` is answered at once while perfts run and wait; `stop` ends them all, each
+    // with its word.
     e.send("position startpos");
-    e.send("go perft 5");
+    e.send("go perft 8");
+    e.send("go perft 8");
+    let start = Instant::now();
     e.send("isready");
     let lines = e.until(WAIT, |l| l == "readyok");
-    assert_eq!(
-        lines[lines.len() - 2],
-        "Nodes searched: 4865609",
-        "{lines:#?}"
+    assert!(
+        start.elapsed() < quick,
+        "readyok took {:?}",
+        start.elapsed()
     );
-    // The same for bench.
-    e.send("bench 2");
+    assert_eq!(lines, ["readyok"]);
+    e.send("stop");
+    e.until(WAIT, |l| l == "info string go perft stopped");
+    e.until(WAIT, |l| l == "info string go perft stopped");
+    // The same for bench: `isready` at once, the bench's result afterwards.
+    e.send("bench 30");
+    let start = Instant::now();
     e.send("isready");
     let lines = e.until(WAIT, |l| l == "readyok");
-    assert!(lines[lines.len() - 2].ends_with(" nps"), "{lines:#?}");
+    assert!(
+        start.elapsed() < quick,
+        "readyok took {:?}",
+        start.elapsed()
+    );
+    assert_eq!(lines, ["readyok"]);
+    e.send("stop");
+    e.until(WAIT, |l| l == "info string bench stopped");
+    e.send("bench 2");
+    e.until(WAIT, |l| l.ends_with(" nps"));
     // A bench at depth 30 takes far longer than the test; quit ends it at once.
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(50));
@@ -683,10 +700,21 @@ fn end_of_input_after_go_perft_waits_for_its_result() {
     let mut e = Engine::start();
     e.send("position startpos");
     e.send("go perft 4");
+    e.send("go perft 3");
     e.close_input();
-    let lines = e.until(WAIT, |l| l.starts_with("Nodes searched"));
-    assert_eq!(lines.last().unwrap(), "Nodes searched: 197281");
+    let lines = e.until(WAIT, |l| l == "Nodes searched: 8902");
+    let totals: Vec<&String> = lines.iter().filter(|l| l.starts_with("Nodes")).collect();
+    assert_eq!(totals, ["Nodes searched: 197281", "Nodes searched: 8902"]);
     assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
+}
+
+#[test]
+fn a_byte_order_mark_before_the_first_command_is_skipped() {
+    let mut e = Engine::start();
+    e.send_raw(b"\xef\xbb\xbfuci\n");
+    let lines = e.until(WAIT, |l| l == "uciok" || l.starts_with("info string"));
+    assert_eq!(lines.last().unwrap(), "uciok", "{lines:#?}");
+    e.ready();
 }
 
 #[test]

@@ -51,6 +51,11 @@ impl MainThread {
         &self.limits
     }
 
+    /// The clock the limits run on.
+    pub(super) fn clock(&self) -> &TimeManager {
+        &self.clock
+    }
+
     /// Time since the search (or the ponder hit) started.
     pub(super) fn elapsed(&self) -> Duration {
         self.clock.elapsed()

@@ -1,8 +1,9 @@
 //! Alpha-beta search, read top to bottom: [`search`] (this file) sets up what is fixed for
 //! one search (`shared.rs`) and its root moves, `threads.rs` starts the threads and joins
 //! them, each runs iterative deepening with aspiration windows over the root moves
-//! (`worker.rs`), the inner nodes and quiescence are in `node.rs`, and the main thread
-//! chooses the move to play (`choice.rs`). What a caller hands in and gets back is in
+//! (`worker.rs`) while the clock's guard keeps the time limit (`clock_guard.rs`), the inner
+//! nodes and quiescence are in `node.rs`, and the main thread chooses the move to play
+//! (`choice.rs`). What a caller hands in and gets back is in
 //! `interface.rs`; what only the main thread keeps (the limits, the clock, the lines it
 //! chooses from) in `main_thread.rs`; what the threads keep from one search to the next in
 //! [`memory`]. Every
@@ -10,6 +11,7 @@
 //! search the same tree and share only the transposition table.
 
 mod choice;
+mod clock_guard;
 mod interface;
 mod main_thread;
 pub mod memory;
@@ -22,6 +24,8 @@ mod worker;
 pub use interface::{
     CurrentMove, Line, Reporter, SearchOptions, SearchResult, Signals, Silent, wait_for_release,
 };
+
+use std::sync::atomic::AtomicBool;
 
 use arrayvec::ArrayVec;
 use shakmaty::{Move, Position as _};
@@ -36,6 +40,7 @@ use crate::chess::Position;
 use crate::engine::board::Board;
 use crate::engine::limits::Limits;
 use crate::engine::score::{INFINITE, MATE, MAX_PLY};
+use crate::engine::tb::Outcome;
 use crate::engine::timeman::TimeManager;
 use crate::engine::tt::ChessTable;
 use crate::engine::wdl;
@@ -73,17 +78,24 @@ pub fn search_with_memory(
     let tb_root = tablebases
         .filter(|tb| tb.covers(pos.chess(), options.tb_probing.pieces))
         .and_then(|tb| tb.root_moves(pos.chess(), options.tb_probing.fifty_move_rule))
-        .filter(|(moves, _)| moves.iter().any(allowed));
+        .filter(|root| root.moves.iter().any(allowed));
     // The tables' verdict is what the lines report (as the fifty-move rule option has it),
     // unless the search finds a mate.
-    let root_tb_score = tb_root.as_ref().map(|&(_, outcome)| outcome.score(0));
-    let tb_root = tb_root.map(|(moves, _)| moves);
+    let root_tb_score = tb_root.as_ref().map(|root| root.outcome.score(0));
     let root_tb_hits = u64::from(tb_root.is_some());
-    let root_moves: Vec<RootMove> = pos
-        .legal_moves()
+    // Below a root the distance tables settled, probes tell nothing more; below a won root
+    // only the win/draw/loss tables ranked, they still see the conversions (as Stockfish's).
+    let probe_inside = tb_root
+        .as_ref()
+        .is_none_or(|root| !root.by_distance && root.outcome == Outcome::Win);
+    // The tables' moves in their order, else every legal move.
+    let candidates = match tb_root {
+        Some(root) => root.moves,
+        None => pos.legal_moves().into_iter().collect(),
+    };
+    let root_moves: Vec<RootMove> = candidates
         .into_iter()
         .filter(|mv| allowed(mv))
-        .filter(|mv| tb_root.as_ref().is_none_or(|moves| moves.contains(mv)))
         .map(|mv| RootMove {
             mv,
             score: -INFINITE,
@@ -139,11 +151,12 @@ pub fn search_with_memory(
         max_depth: max_depth(limits),
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
-        tablebases: tablebases.filter(|_| tb_root.is_none()),
+        tablebases: tablebases.filter(|_| probe_inside),
         tb_probing: options.tb_probing,
         root_tb_score,
         root_material,
         shown_lines,
+        root_scored: AtomicBool::new(false),
     };
     let make_worker = |id: usize, learned: ThreadMemory| Worker {
         id,

@@ -4,7 +4,7 @@
 //! [`Worker`](super::worker::Worker) holds only what its thread changes; the limits
 //! themselves are the main thread's ([`MainThread`](super::main_thread::MainThread)).
 
-use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 use super::interface::Signals;
 use crate::engine::limits::Limits;
@@ -33,8 +33,8 @@ pub(super) struct Shared<'a> {
     pub(super) counters: Vec<ThreadCounters>,
     /// Late-move reductions by depth and move number.
     pub(super) reductions: Reductions,
-    /// Tablebases to probe inside the search (none when the root itself was settled by
-    /// them: its moves are already the ones that keep the result).
+    /// Tablebases to probe inside the search (none when the distance tables settled the
+    /// root: its moves are already the ones that keep the result).
     pub(super) tablebases: Option<&'a Tablebases>,
     /// How they are probed.
     pub(super) tb_probing: TablebaseProbing,
@@ -47,6 +47,9 @@ pub(super) struct Shared<'a> {
     pub(super) shown_lines: usize,
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     pub(super) poll_mask: u64,
+    /// Whether the main thread has scored a root move: until then only the clock's last
+    /// resort stops the search (read by the clock's guard).
+    pub(super) root_scored: AtomicBool,
 }
 
 impl Shared<'_> {

@@ -233,6 +233,9 @@ impl Worker<'_> {
                 rm.score = score;
                 rm.scored_at = iteration;
                 self.root_scored = true;
+                if self.id == 0 {
+                    self.shared.root_scored.store(true, Relaxed);
+                }
                 rm.bound = if score >= beta {
                     Some(Bound::Lower)
                 } else if score <= alpha {
