@@ -26,11 +26,12 @@ pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
     let started_pondering = signals.pondering.load(Relaxed);
     let mut clock_running = !started_pondering;
     while !signals.stop.load(Relaxed) {
-        if !clock_running && !signals.pondering.load(Relaxed) {
-            if let Some(at) = signals.ponder_hit_at() {
-                time.restart_at(at);
-                clock_running = true;
-            }
+        if !clock_running
+            && !signals.pondering.load(Relaxed)
+            && let Some(at) = signals.ponder_hit_at()
+        {
+            time.restart_at(at);
+            clock_running = true;
         }
         if clock_running {
             let limit_reached = time.hard_exceeded() && shared.root_scored.load(Relaxed);
