@@ -22,6 +22,7 @@ fn listed_tunables() -> Vec<String> {
 }
 
 /// The node count `bench 6` reports after `commands`, and everything printed.
+#[cfg(feature = "tune")]
 fn bench_after(commands: &[&str]) -> (u64, String) {
     let mut args = commands.to_vec();
     args.extend(["bench 6", "quit"]);
@@ -140,10 +141,12 @@ mod ordinary_build {
         let out = rookery(&["spsa"]);
         assert_eq!(out.status.code(), Some(2));
         assert!(String::from_utf8_lossy(&out.stderr).contains("tune"));
-        let (_, text) = bench_after(&["setoption name rfp_margin value 150"]);
-        assert!(
-            text.contains("info string unknown option: rfp_margin"),
-            "{text}"
+        // The option is unknown: refused, and the run stops there with a failure.
+        let out = rookery(&["setoption name rfp_margin value 150", "bench 6"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            stdout(&out).trim_end(),
+            "info string unknown option: rfp_margin"
         );
     }
 }
