@@ -21,12 +21,25 @@ fn listed_tunables() -> Vec<String> {
         .collect()
 }
 
-/// The node count `bench 6` reports after `commands`, and everything printed.
+/// The node count `bench 6` reports after `commands`, and everything printed. The
+/// commands go to the engine's standard input, as a GUI sends them, so that a refused one
+/// is answered and the session goes on (argument mode would stop at it); the end of input
+/// waits for the bench, where `quit` would stop it.
 #[cfg(feature = "tune")]
 fn bench_after(commands: &[&str]) -> (u64, String) {
-    let mut args = commands.to_vec();
-    args.extend(["bench 6", "quit"]);
-    let text = stdout(&rookery(&args));
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut input = child.stdin.take().expect("a piped stdin");
+    for command in commands.iter().chain(&["bench 6"]) {
+        writeln!(input, "{command}").expect("the engine reads its input");
+    }
+    drop(input);
+    let text = stdout(&child.wait_with_output().expect("the engine exits"));
     let nodes = text
         .lines()
         .rev()
