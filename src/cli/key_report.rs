@@ -52,6 +52,7 @@ pub(crate) struct Series {
 }
 
 impl Series {
+    /// The collision counts of `key` over the `distinct` positions, under `label`.
     pub(crate) fn new<C>(
         label: &str,
         distinct: &[Sample<C>],

@@ -23,15 +23,18 @@ pub(super) fn needed(time: &TimeManager) -> bool {
 /// `ponderhit` instant; before it, the clock does not run.
 pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
     let signals = shared.signals;
-    let started_pondering = signals.pondering.load(Relaxed);
-    let mut clock_running = !started_pondering;
+    let mut clock_running = false;
     while !signals.stop.load(Relaxed) {
-        if !clock_running
-            && !signals.pondering.load(Relaxed)
-            && let Some(at) = signals.ponder_hit_at()
-        {
-            time.restart_at(at);
-            clock_running = true;
+        // A `ponderhit`, whenever it came (before this thread started too), starts the
+        // clock at its instant; a search that is not pondering runs on its clock from the
+        // start.
+        if !clock_running {
+            if let Some(at) = signals.ponder_hit_at() {
+                time.restart_at(at);
+                clock_running = true;
+            } else if !signals.pondering.load(Relaxed) {
+                clock_running = true;
+            }
         }
         if clock_running {
             let limit_reached = time.hard_exceeded() && shared.root_scored.load(Relaxed);

@@ -46,9 +46,13 @@ impl Signals {
 
     /// Turns a ponder search into a normal timed one; a search that is not pondering
     /// (a `ponderhit` sent late, or twice) goes on under the clock it has.
+    ///
+    /// The instant is written under its lock together with the flag, so a thread that
+    /// reads "not pondering" and then the instant finds it.
     pub fn ponder_hit(&self) {
+        let mut at = self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner());
         if self.pondering.swap(false, Relaxed) {
-            *self.ponder_hit_at.lock().unwrap_or_else(|e| e.into_inner()) = Some(Instant::now());
+            *at = Some(Instant::now());
         }
     }
 
