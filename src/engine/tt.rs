@@ -49,6 +49,19 @@ impl TableEntry for ChessEntry {
     fn overwrites(self, stored: ChessEntry) -> bool {
         self.bound == Bound::Exact || u16::from(self.depth) + 4 > u16::from(stored.depth)
     }
+
+    /// A result without a move (a fail low) keeps the move stored for the position, so the
+    /// next visit still searches it first.
+    fn merged_over(self, stored: ChessEntry) -> ChessEntry {
+        if self.mv.is_none() {
+            ChessEntry {
+                mv: stored.mv,
+                ..self
+            }
+        } else {
+            self
+        }
+    }
 }
 
 /// The chess transposition table.
@@ -71,5 +84,39 @@ mod tests {
             assert_eq!(ChessEntry::unpack(e.pack()), e);
             assert!(e.pack() < 1 << PAYLOAD_BITS);
         }
+    }
+
+    #[test]
+    fn a_fail_low_store_keeps_the_stored_move() {
+        let table = ChessTable::new(1).expect("a 1 MiB table");
+        let key = crate::hashing::TableKey {
+            index: 0x1234_5678_9abc_def0,
+            verify: 0x0fed_cba9_8765_4321,
+        };
+        let best = ChessEntry {
+            mv: PackedMove(0x0abc),
+            score: 40,
+            eval: 12,
+            depth: 6,
+            bound: Bound::Lower,
+        };
+        assert!(table.store(key, best));
+        let fail_low = ChessEntry {
+            mv: PackedMove::NONE,
+            score: -30,
+            eval: 12,
+            depth: 8,
+            bound: Bound::Upper,
+        };
+        assert!(table.store(key, fail_low));
+        let now = table.probe(key).expect("the entry is stored");
+        assert_eq!(now.mv, best.mv, "the move survives a fail-low overwrite");
+        assert_eq!((now.score, now.depth, now.bound), (-30, 8, Bound::Upper));
+        let refutation = ChessEntry {
+            mv: PackedMove(0x0def),
+            ..fail_low
+        };
+        assert!(table.store(key, refutation));
+        assert_eq!(table.probe(key).map(|e| e.mv), Some(PackedMove(0x0def)));
     }
 }

@@ -41,6 +41,11 @@ pub trait TableEntry: Copy {
     fn overwrites(self, stored: Self) -> bool {
         u16::from(self.depth()) + 4 > u16::from(stored.depth())
     }
+    /// This entry as it is written over `stored`, an entry for the same position. By default
+    /// unchanged; a game can carry over what the new entry lacks and the old one knew.
+    fn merged_over(self, _stored: Self) -> Self {
+        self
+    }
 }
 
 /// Where a position goes in the table and how its entries are recognised.
@@ -324,7 +329,8 @@ impl<E: TableEntry> Table<E> {
             payload <= PAYLOAD_MASK,
             "entry does not fit the payload bits"
         );
-        let data = payload | u64::from(self.generation.load(Relaxed)) << PAYLOAD_BITS;
+        let generation = u64::from(self.generation.load(Relaxed)) << PAYLOAD_BITS;
+        let data = payload | generation;
         let bucket = self.bucket(key.index);
 
         let mut victim = 0;
@@ -344,7 +350,7 @@ impl<E: TableEntry> Table<E> {
                 if age == 0 && !entry.overwrites(stored) {
                     return false;
                 }
-                slot.write(key.verify, data);
+                slot.write(key.verify, entry.merged_over(stored).pack() | generation);
                 #[cfg(feature = "table-stats")]
                 self.stats[STORES].bump();
                 return true;
