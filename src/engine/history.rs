@@ -96,7 +96,7 @@ fn piece_to_index((piece, to): PieceTo) -> usize {
 
 /// The bonus (and malus) of one cutoff at `depth`: linear in depth, up to
 /// `history_bonus_max`.
-fn cutoff_bonus(depth: i32) -> i32 {
+pub fn cutoff_bonus(depth: i32) -> i32 {
     (history_bonus_per_depth() * depth).min(history_bonus_max())
 }
 
@@ -203,17 +203,24 @@ impl Heuristics {
         }
     }
 
-    /// Moves a quiet move's history and continuation entries by `bonus`.
-    fn update(&mut self, side: Color, (mv, this): (Move, PieceTo), lineage: Lineage, bonus: i32) {
-        let (from, to) = squares(mv);
-        let entry = &mut self.history[usize::from(side.is_white())][from][to];
-        *entry = nudge(*entry, bonus);
+    /// Moves the continuation entries of a quiet move that put down `this` after `lineage`
+    /// by `bonus`: how a move learns from the node it led to (a bonus when that node failed
+    /// low, a malus when it was refuted at once).
+    pub fn nudge_continuation(&mut self, lineage: Lineage, this: PieceTo, bonus: i32) {
         let this = piece_to_index(this);
         for &earlier in lineage.0.iter().flatten() {
             let entry = &mut self.continuation[piece_to_index(earlier) * PIECE_TO + this];
             // Within i16: nudge keeps an entry inside +-history_max() (at most 30,000).
             *entry = nudge(i32::from(*entry), bonus) as i16;
         }
+    }
+
+    /// Moves a quiet move's history and continuation entries by `bonus`.
+    fn update(&mut self, side: Color, (mv, this): (Move, PieceTo), lineage: Lineage, bonus: i32) {
+        let (from, to) = squares(mv);
+        let entry = &mut self.history[usize::from(side.is_white())][from][to];
+        *entry = nudge(*entry, bonus);
+        self.nudge_continuation(lineage, this, bonus);
     }
 }
 

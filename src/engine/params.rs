@@ -236,6 +236,9 @@ tunables! {
     history_bonus_per_depth = 128, 16..=400, 16;
     /// The largest bonus (and malus) of one cutoff.
     history_bonus_max = 1200, 300..=3000, 100;
+    /// A node that fails low from at least this depth gives the opponent's quiet move to
+    /// it a cutoff's bonus in its continuation histories.
+    prior_move_bonus_min_depth = 3, 1..=8, 1;
     /// Captures are ordered by victim and attacker plus capture history over this.
     capture_history_divisor = 16, 4..=64, 2;
 

@@ -8,7 +8,7 @@ use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::worker::{BestSoFar, Improvement, NullMoveVerification, Worker, landing};
 use crate::chess::tactical::tactical_moves;
-use crate::engine::history::{Lineage, PieceTo};
+use crate::engine::history::{Lineage, PieceTo, cutoff_bonus};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
 use crate::engine::params::*;
 use crate::engine::score::{
@@ -63,6 +63,23 @@ impl Worker<'_> {
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
             if !pv_node && i32::from(e.depth) >= depth && e.bound.cuts(score, alpha, beta) {
+                // A quiet table move that fails high teaches the histories as a searched
+                // cutoff would (no malus: no other move was tried).
+                if score >= beta
+                    && let Some(mv) = e.mv.legal_in(self.board.chess())
+                    && !is_tactical(mv)
+                {
+                    let landed = landing(&self.board, mv);
+                    let lineage = self.lineage(ply);
+                    self.heuristics.reward(
+                        self.board.turn(),
+                        ply,
+                        depth,
+                        (mv, landed),
+                        &[],
+                        lineage,
+                    );
+                }
                 return score;
             }
         }
@@ -240,6 +257,7 @@ impl Worker<'_> {
                         continue;
                     }
                     self.plies[ply].moved = Some(landing(&self.board, mv));
+                    self.plies[ply].quiet = false;
                     self.board.do_move(mv, self.shared.table);
                     let mut score = -self.quiesce(-probcut_beta, -probcut_beta + 1, ply + 1);
                     if score >= probcut_beta {
@@ -274,10 +292,7 @@ impl Worker<'_> {
 
         // Step 12. The move picker: table move, good captures, killers, counter move, quiet
         // moves by history, bad captures.
-        let lineage = Lineage([
-            self.plies[ply - 1].moved,
-            ply.checked_sub(2).and_then(|p| self.plies[p].moved),
-        ]);
+        let lineage = self.lineage(ply);
         let mut picker = MovePicker::new(
             self.board.chess(),
             in_check,
@@ -412,6 +427,8 @@ impl Worker<'_> {
             // others with a null window, reduced when late and quiet or a losing capture,
             // searched again when they beat alpha.
             searched += 1;
+            self.plies[ply].quiet = quiet;
+            self.plies[ply].move_number = searched;
             let alpha = best.alpha;
             let mut score;
             if searched == 1 {
@@ -473,6 +490,11 @@ impl Worker<'_> {
                 line.extend(tail[0].iter().copied());
             }
             if improvement == Improvement::Cutoff {
+                // The opponent's first choice, refuted here: its continuation histories
+                // learn that it was not as good as its place said.
+                if self.plies[ply - 1].move_number == 1 {
+                    self.teach_prior_move(ply, -cutoff_bonus(depth + 1));
+                }
                 if quiet {
                     self.heuristics
                         .reward(side, ply, depth, (mv, landed), &quiets, lineage);
@@ -500,7 +522,12 @@ impl Worker<'_> {
         if excluded.is_some() {
             return best.score;
         }
-        // Step 19. The correction history learns; the result goes to the table.
+        // Step 19. The opponent's quiet move to this node learns from a fail low (every
+        // reply fell short: a good move); the correction history learns; the result goes to
+        // the table.
+        if bound == Bound::Upper && depth >= prior_move_bonus_min_depth() {
+            self.teach_prior_move(ply, cutoff_bonus(depth));
+        }
         // Correction history learns from quiet results the bound does not contradict.
         if !in_check
             && best.mv.is_none_or(|mv| !is_tactical(mv))
@@ -636,6 +663,24 @@ impl Worker<'_> {
         self.correction
             .corrected(self.board.chess(), i32::from(raw_eval))
             .clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// The moves one and two plies before `ply`, as continuation histories key a node.
+    pub(super) fn lineage(&self, ply: usize) -> Lineage {
+        Lineage([
+            ply.checked_sub(1).and_then(|p| self.plies[p].moved),
+            ply.checked_sub(2).and_then(|p| self.plies[p].moved),
+        ])
+    }
+
+    /// Moves the continuation histories of the opponent's move to `ply` by `bonus`, when
+    /// that move was quiet.
+    fn teach_prior_move(&mut self, ply: usize, bonus: i32) {
+        let parent = self.plies[ply - 1];
+        if let (true, Some(this)) = (parent.quiet, parent.moved) {
+            let lineage = self.lineage(ply - 1);
+            self.heuristics.nudge_continuation(lineage, this, bonus);
+        }
     }
 
     /// Whether the side to move has a piece other than pawns and king.

@@ -17,6 +17,7 @@ use super::shared::Shared;
 use crate::engine::board::Board;
 use crate::engine::correction::Correction;
 use crate::engine::history::Heuristics;
+use crate::engine::movepick::is_tactical;
 use crate::engine::packed::PackedMove;
 use crate::engine::params::*;
 use crate::engine::score::{INFINITE, MATE_BOUND, MAX_PLY, NO_EVAL, score_to_tt};
@@ -208,6 +209,9 @@ impl Worker<'_> {
                 main.announce(self.shared, current, reporter);
             }
             self.plies[0].moved = Some(landing(&self.board, mv));
+            let quiet = !is_tactical(mv);
+            self.plies[0].quiet = quiet;
+            self.plies[0].move_number = i + 1 - self.pv_index;
             let nodes_before = self.nodes;
             self.board.do_move(mv, self.shared.table);
             let gives_check = self.board.in_check();
@@ -395,6 +399,10 @@ pub(super) struct PlyState {
     pub(super) excluded: Option<Move>,
     /// Double extensions on the line to this ply.
     pub(super) double_extensions: i32,
+    /// Whether the move to the next ply is quiet (not a capture or promotion).
+    pub(super) quiet: bool,
+    /// The move to the next ply's place among the moves searched here (1 for the first).
+    pub(super) move_number: usize,
     /// The late move reduction of the move to the next ply while its reduced search runs
     /// (0 otherwise: its re-searches, the null move, ProbCut, the first move), read by the
     /// next ply's hindsight depth.
