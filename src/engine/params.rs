@@ -189,6 +189,8 @@ tunables! {
     // The history term reads continuation history too.
     /// Shallowest node reduced.
     lmr_min_depth = 3, 1..=6, 1;
+    /// Root moves from this place in the list on (the first is 1) are reduced when quiet.
+    root_lmr_min_move = 4, 2..=12, 1;
     /// Reduction table, in hundredths of a ply: LMR_BASE + 100 ln(depth) ln(moves) /
     /// LMR_DIVISOR...
     lmr_base_pct = 75, 0..=200, 8;

@@ -221,7 +221,22 @@ impl Worker<'_> {
             if i == self.pv_index {
                 score = -self.search(-beta, -alpha, new_depth, 1, false);
             } else {
-                score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                // Late quiet root moves are searched shallower first, as at inner PV
+                // nodes, and again at full depth when they beat alpha.
+                let number = i + 1 - self.pv_index;
+                let r = if quiet && depth >= lmr_min_depth() && number as i32 >= root_lmr_min_move()
+                {
+                    let r = self.shared.reductions.get(depth, number) - 1 - i32::from(gives_check);
+                    r.min(new_depth - 1).max(0)
+                } else {
+                    0
+                };
+                // No hindsight depth at ply 1 (the root has no static evaluation): the
+                // reduction is not recorded for the child.
+                score = -self.search(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if score > alpha && r > 0 {
+                    score = -self.search(-alpha - 1, -alpha, new_depth, 1, true);
+                }
                 if score > alpha && score < beta {
                     score = -self.search(-beta, -alpha, new_depth, 1, false);
                 }
