@@ -305,6 +305,26 @@ mod tests {
     }
 
     #[test]
+    fn a_move_learns_from_its_node_in_its_continuations_only() {
+        // The opponent's move to a node learns from the node's result through its
+        // continuation entries under its own lineage: not its main history, nor another
+        // lineage's entries.
+        let mut h = Heuristics::default();
+        let lineage = Lineage([
+            Some((Role::Pawn.of(Color::Black), Square::E5)),
+            Some((Role::Pawn.of(Color::White), Square::E4)),
+        ]);
+        let (mv, this) = quiet(Square::G1, Square::F3, Role::Knight);
+        h.nudge_continuation(lineage, this, 500);
+        assert_eq!(h.continuation(lineage, this), 2 * 500);
+        assert_eq!(h.history(Color::White, mv), 0);
+        let other = Lineage([Some((Role::Pawn.of(Color::Black), Square::D5)), None]);
+        assert_eq!(h.continuation(other, this), 0);
+        h.nudge_continuation(lineage, this, -800);
+        assert!(h.continuation(lineage, this) < 0);
+    }
+
+    #[test]
     fn entries_stay_within_bounds() {
         let mut h = Heuristics::default();
         let lineage = Lineage([Some((Role::Queen.of(Color::Black), Square::D1)), None]);
