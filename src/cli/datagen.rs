@@ -89,9 +89,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     if games == Some(0) {
         return Err(UsageError("--games must be at least 1".into()));
     }
+    let nodes = args.value::<u64>("nodes")?.unwrap_or(DEFAULT_NODES);
+    if nodes == 0 {
+        return Err(UsageError("--nodes must be at least 1".into()));
+    }
     let session = Session {
         config: DatagenConfig {
-            nodes: args.value("nodes")?.unwrap_or(DEFAULT_NODES).max(1),
+            nodes,
             games,
             threads: threads(&args)?,
             random_plies: args.value("random-plies")?.unwrap_or(DEFAULT_RANDOM_PLIES),
