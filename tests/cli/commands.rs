@@ -296,7 +296,7 @@ fn bad_input_to_every_tool_exits_2_and_changes_no_file() {
         words(&["perft", "--epd", &path("no-counts.epd"), "--max-depth", "0"]),
         words(&["hashstats", "gomoku", "--games", "0"]),
         words(&["hashstats", "hive", "--games", "0"]),
-        words(&["datagen", "--out", &path("d4"), "--nodes", "0"]),
+        words(&["datagen", "--out", &path("d4"), "--nodes", "0", "--games", "1"]),
         words(&["train", &data, "--out", &net, "--lr", "nan"]),
         words(&["train", &data, "--out", &net, "--lr", "-1"]),
         words(&["train", &data, "--out", &net, "--wdl", "nan"]),
