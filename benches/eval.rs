@@ -1,6 +1,7 @@
 //! The evaluations side by side: the hand-written evaluation of a position against the
 //! network's move update plus output, the network's output layer per kernel and activation,
-//! and a king move under king mirroring with and without crossing the d/e boundary.
+//! a king move under king mirroring with and without crossing the d/e boundary, and under 8
+//! king buckets with and without changing bucket.
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -81,6 +82,21 @@ fn bench_eval(c: &mut Criterion) {
         let mut child = root.clone();
         group.bench_function(format!("nnue_update_king_mirror_{text}"), |b| {
             b.iter(|| root.update_into(&mut child, &mirrored, black_box(&chess as &Chess), mv))
+        });
+    }
+    // 8 king buckets: Ke1-f1 takes White's king from d1 to c1 as it sees them (mirrored), into
+    // another bucket, and refreshes White's side; a rook move updates both sides.
+    let bucketed = self::net(Architecture {
+        king_mirror: true,
+        king_buckets: 8,
+        ..Architecture::default()
+    });
+    let root = Accumulator::refresh(&bucketed, chess.board());
+    for text in ["e1f1", "a1b1"] {
+        let mv = pos.parse_uci(text).unwrap();
+        let mut child = root.clone();
+        group.bench_function(format!("nnue_update_king_buckets_{text}"), |b| {
+            b.iter(|| root.update_into(&mut child, &bucketed, black_box(&chess as &Chess), mv))
         });
     }
     group.finish();

@@ -26,7 +26,7 @@ usage: rookery                 the UCI engine (reads commands on stdin)
        rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
                      [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
                      [--init NET] [--hidden N] [--activation crelu|screlu]
-                     [--output-buckets N] [--king-mirror]
+                     [--output-buckets N] [--king-mirror] [--king-buckets K]
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]

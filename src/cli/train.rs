@@ -1,14 +1,17 @@
 //! `rookery train DATA... --out NET`: configures a [`Trainer`] on self-play data (game files
 //! or files of records, or directories of `*.games` and `*.bin` files) and runs it.
 //!
-//! `--init NET` starts from a net's weights (of the same shape) instead of random ones.
+//! `--init NET` starts from a net's weights (of the same shape, or of one king bucket for a
+//! net of king buckets) instead of random ones.
 //! `--weight-decay D` shrinks every weight by `D` x the learning rate of itself each step
 //! (AdamW; default 0). `--val` is the share of the samples kept out for validation (whole
 //! games), `--resume` goes on from `NET.ckpt`, `--mirror-files` adds each training position
 //! mirrored a-h.
 //! The net's shape: `--hidden N` values per side (default 256), `--activation crelu|screlu`,
 //! `--output-buckets N` (1 to 8, by the number of pieces), `--king-mirror` (each side seen
-//! mirrored a-h while its king is on files e-h).
+//! mirrored a-h while its king is on files e-h), `--king-buckets K` (1, 4 or 8 blocks of
+//! feature weights by the square of the side's own king; more than 1 turns `--king-mirror`
+//! on).
 //! Progress, with samples per second and the time left, goes to stderr; the net's path and
 //! checksum to stdout.
 
@@ -24,7 +27,8 @@ use rookery::learn::fit::trainer::Trainer;
 /// Usage text.
 pub const USAGE: &str = "usage: rookery train DATA... --out NET [--epochs E] [--batch B] \
 [--lr R] [--weight-decay D] [--wdl W] [--val F] [--threads T] [--seed S] [--mirror-files] \
-[--resume] [--init NET] [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror]";
+[--resume] [--init NET] [--hidden N] [--activation crelu|screlu] [--output-buckets N] [--king-mirror] \
+[--king-buckets K]";
 
 /// Runs `rookery train` with the words after `train`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
@@ -43,6 +47,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             "hidden",
             "activation",
             "output-buckets",
+            "king-buckets",
             "init",
         ],
         &["resume", "mirror-files", "king-mirror"],
@@ -53,13 +58,16 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let Some(out) = args.value::<PathBuf>("out")? else {
         return Err(UsageError(format!("--out NET is required\n{USAGE}")));
     };
+    // King buckets need king mirroring: more than one turns it on.
+    let king_buckets = args.value("king-buckets")?.unwrap_or(1usize);
     let arch = Architecture {
         hidden: args.value("hidden")?.unwrap_or(DEFAULT_HIDDEN),
         activation: args
             .value::<Activation>("activation")?
             .unwrap_or(Activation::CReLU),
         buckets: args.value("output-buckets")?.unwrap_or(1usize),
-        king_mirror: args.switch("king-mirror"),
+        king_mirror: args.switch("king-mirror") || king_buckets > 1,
+        king_buckets,
     };
     arch.check().map_err(UsageError)?;
     let config = TrainConfig {

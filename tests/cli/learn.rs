@@ -400,6 +400,7 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
         activation: Activation::SCReLU,
         buckets: 8,
         king_mirror: true,
+        king_buckets: 1,
     };
     assert_eq!(trained.architecture(), &arch);
     assert_eq!(trained.format(), 3);
@@ -439,6 +440,95 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
         lines.last().unwrap(),
         &format!(
             "info string EvalFile: net '{n}' loaded, checksum {:016x} ({arch})",
+            trained.checksum()
+        )
+    );
+    engine.send("setoption name Use NNUE value true");
+    engine.send("position startpos moves e2e4 e7e5 e1e2");
+    engine.send("eval");
+    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2",
+        false,
+    )
+    .unwrap();
+    let ours = evaluate_position(&trained, pos.chess());
+    assert!(
+        lines.iter().any(|l| l.starts_with("NNUE evaluation")
+            && l.ends_with(&format!(", {ours} units for the side to move"))),
+        "{ours}: {lines:?}"
+    );
+    assert_bestmove(&mut engine, "nodes 2000");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn train_king_buckets_start_from_a_one_bucket_net_and_the_engine_runs_them() {
+    let dir = scratch_dir("learn-king-buckets");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 8, 3);
+    let d = data.to_str().unwrap();
+    let (one, bucketed) = (dir.join("one.nnue"), dir.join("four.nnue"));
+    let (o, b) = (one.to_str().unwrap(), bucketed.to_str().unwrap());
+    let shape = ["--hidden", "32", "--activation", "screlu"];
+    let run = ["--epochs", "1", "--batch", "64", "--val", "0"];
+    succeeds(&[&["train", d, "--out", o][..], &shape[..], &run[..]].concat());
+    // --king-buckets turns king mirroring on; the one-bucket net starts the factoriser.
+    let flags = [
+        &["train", d, "--out", b, "--init", o][..],
+        &shape[..],
+        &run[..],
+    ]
+    .concat();
+    let stderr = succeeds(&[&flags[..], &["--king-buckets", "4"][..]].concat());
+    assert!(
+        stderr.contains("train: net 768->32x2->1, screlu, king mirror, 4 king buckets"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("its feature weights as the factoriser shared by the 4 king buckets"),
+        "{stderr}"
+    );
+    let trained = Network::from_bytes(&std::fs::read(&bucketed).unwrap()).unwrap();
+    let arch = Architecture {
+        hidden: 32,
+        activation: Activation::SCReLU,
+        buckets: 1,
+        king_mirror: true,
+        king_buckets: 4,
+    };
+    assert_eq!(trained.architecture(), &arch);
+    assert_eq!(trained.format(), 4);
+    // Counts without a layout, and mirrored files with the king mirroring it implies.
+    let other = dir.join("other.nnue");
+    let t = other.to_str().unwrap();
+    for flags in [
+        &["--king-buckets", "3"][..],
+        &["--king-buckets", "0"][..],
+        &["--king-buckets", "x"][..],
+        &["--king-buckets", "4", "--mirror-files"][..],
+    ] {
+        let out = rookery(&[&["train", d, "--out", t][..], flags].concat());
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("king"), "{flags:?}: {stderr}");
+        assert!(!other.exists(), "{flags:?}");
+    }
+    // A resume with another king-bucket count is refused.
+    let out = rookery(&[&flags[..], &["--king-buckets", "8", "--resume"][..]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("another architecture"), "{stderr}");
+
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    engine.send(&format!("setoption name EvalFile value {b}"));
+    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!(
+            "info string EvalFile: net '{b}' loaded, checksum {:016x} ({arch})",
             trained.checksum()
         )
     );

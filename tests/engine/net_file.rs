@@ -1,5 +1,6 @@
-//! The net file: format 3 round trips for every architecture, format 2 (the built-in net)
-//! read and written back unchanged, and every damaged, cut or foreign file refused.
+//! The net file: format 3 (one king bucket) and format 4 (king buckets) round trips for
+//! every architecture, format 2 (gen3) and format 3 (the built-in net) read and written back
+//! unchanged, and every damaged, cut or foreign file refused.
 
 use std::path::Path;
 
@@ -7,7 +8,7 @@ use crate::common::random_net;
 use crate::common::uci_client::{Engine, WAIT};
 use rookery::engine::eval::nnue::architecture::SCRELU_MAX_WEIGHT;
 use rookery::engine::eval::nnue::evaluate_position;
-use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3};
+use rookery::engine::eval::nnue::format::{HEADER_BYTES_V2, HEADER_BYTES_V3, HEADER_BYTES_V4};
 use rookery::engine::eval::nnue::{
     Activation, Architecture, DEFAULT_NET_BYTES, INPUTS, NetError, Network, default_network,
 };
@@ -49,21 +50,30 @@ fn positions() -> Vec<Chess> {
 }
 
 #[test]
-fn format_3_round_trips_for_every_architecture() {
+fn formats_3_and_4_round_trip_for_every_architecture() {
     for (seed, arch) in architectures().into_iter().enumerate() {
         let net = random_net(arch, seed as u64);
         let bytes = net.to_bytes();
-        let h = arch.hidden;
-        let b = arch.buckets;
+        let (h, b, k) = (arch.hidden, arch.buckets, arch.king_buckets);
+        // One king bucket: format 3, which builds from before king buckets read; more:
+        // format 4, with the count after the king mirror flag.
+        let (format, header) = if k == 1 {
+            (3u32, HEADER_BYTES_V3)
+        } else {
+            (4, HEADER_BYTES_V4)
+        };
         assert_eq!(
             bytes.len(),
-            HEADER_BYTES_V3 + 2 * (INPUTS * h + h + b * 2 * h) + 4 * b + 8,
+            header + 2 * (k * INPUTS * h + h + b * 2 * h) + 4 * b + 8,
             "{arch}"
         );
-        assert_eq!(&bytes[4..8], &3u32.to_le_bytes());
+        assert_eq!(&bytes[4..8], &format.to_le_bytes());
+        if k > 1 {
+            assert_eq!(&bytes[40..44], &(k as u32).to_le_bytes());
+        }
         let back = Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{arch}: {e}"));
         assert_eq!(back.architecture(), &arch);
-        assert_eq!(back.format(), 3);
+        assert_eq!(back.format(), format);
         assert_eq!(back.to_bytes(), bytes, "{arch}");
         assert_eq!(back.checksum(), net.checksum());
         for pos in positions() {
@@ -77,9 +87,68 @@ fn format_3_round_trips_for_every_architecture() {
     // The header tells the architectures apart: no two files of them are alike.
     let headers: std::collections::HashSet<Vec<u8>> = architectures()
         .into_iter()
-        .map(|arch| Network::zeroed(arch).to_bytes()[..HEADER_BYTES_V3].to_vec())
+        .map(|arch| Network::zeroed(arch).to_bytes()[..HEADER_BYTES_V4].to_vec())
         .collect();
     assert_eq!(headers.len(), architectures().len());
+}
+
+/// `net`'s weights under a format 4 header of one king bucket.
+fn in_format_4(net: &Network) -> Vec<u8> {
+    let bytes = net.to_bytes();
+    assert_eq!(net.format(), 3);
+    let mut v4 = bytes[..HEADER_BYTES_V3].to_vec();
+    v4[4..8].copy_from_slice(&4u32.to_le_bytes());
+    v4.extend_from_slice(&1u32.to_le_bytes());
+    v4.extend_from_slice(&bytes[HEADER_BYTES_V3..]);
+    resealed(v4)
+}
+
+#[test]
+fn a_format_4_file_of_one_king_bucket_loads_and_is_written_back_in_format_4() {
+    let net = random_net(Architecture::default(), 3);
+    let v4 = in_format_4(&net);
+    let back = Network::from_bytes(&v4).unwrap();
+    assert_eq!(back.format(), 4);
+    assert_eq!(back.architecture(), net.architecture());
+    assert_eq!(back.to_bytes(), v4);
+    assert_eq!(back.feature_weights(), net.feature_weights());
+}
+
+#[test]
+fn format_4_refuses_king_buckets_it_has_no_layout_for_or_without_king_mirror() {
+    let arch = Architecture {
+        hidden: 16,
+        activation: Activation::SCReLU,
+        buckets: 8,
+        king_mirror: true,
+        king_buckets: 4,
+    };
+    let bytes = random_net(arch, 9).to_bytes();
+    assert!(Network::from_bytes(&bytes).is_ok());
+    let field = |offset: usize, value: u32| {
+        let mut other = bytes.clone();
+        other[offset..offset + 4].copy_from_slice(&value.to_le_bytes());
+        Network::from_bytes(&resealed(other))
+    };
+    // Counts without a layout.
+    for king_buckets in [0, 2, 3, 16, u32::MAX] {
+        let refused = field(40, king_buckets);
+        assert!(
+            matches!(&refused, Err(NetError::Architecture(what)) if what.contains("king buckets")),
+            "{king_buckets} king buckets: {refused:?}"
+        );
+    }
+    // King buckets without king mirroring: each bucket's layout covers files a-d only.
+    let refused = field(36, 0);
+    assert!(
+        matches!(&refused, Err(NetError::Architecture(what)) if what.contains("king mirror")),
+        "{refused:?}"
+    );
+    assert!(refused.unwrap_err().to_string().starts_with(
+        "an architecture this engine does not run: 4 king buckets without king mirror"
+    ));
+    // One king bucket in a format 4 file of this length: the length is wrong.
+    assert!(matches!(field(40, 1), Err(NetError::Length { .. })));
 }
 
 #[test]
@@ -89,6 +158,7 @@ fn format_3_refusals() {
         activation: Activation::SCReLU,
         buckets: 8,
         king_mirror: true,
+        king_buckets: 1,
     };
     let bytes = random_net(arch, 7).to_bytes();
     // Cut anywhere, or with a byte after it.
@@ -116,7 +186,7 @@ fn format_3_refusals() {
         Err(NetError::Length { .. })
     ));
     // Unknown versions.
-    for version in [0u32, 1, 4, 0x0100_0003] {
+    for version in [0u32, 1, 5, 0x0100_0003] {
         let mut other = bytes.clone();
         other[4..8].copy_from_slice(&version.to_le_bytes());
         assert_eq!(

@@ -1,6 +1,7 @@
 //! The network evaluation: the incremental accumulator against a from-scratch refresh along
-//! perft trees and random games (king mirroring's refresh across the d/e boundary too),
-//! colour and king-mirror symmetry, output buckets by piece count, the output kernels.
+//! perft trees and random games (king mirroring's refresh across the d/e boundary and king
+//! buckets' refresh into another bucket too), colour and king-mirror symmetry, output
+//! buckets by piece count, the output kernels.
 //! The net file is tested in `net_file.rs`, the trainer against the engine in
 //! `nnue_training.rs`.
 
@@ -39,7 +40,8 @@ struct Walk {
     net: Arc<Network>,
     table: ChessTable,
     nodes: u64,
-    /// Moves that refreshed a perspective because a king crossed the d/e boundary.
+    /// Moves that refreshed a perspective because a king's move changed its view (across
+    /// the d/e boundary, or into another king bucket).
     king_refreshes: u64,
 }
 
@@ -322,6 +324,114 @@ fn king_mirroring_refreshes_equal_a_refresh_from_scratch_along_random_games() {
     assert_eq!(walk.king_refreshes, 0);
 }
 
+fn king_bucketed(king_buckets: usize) -> Architecture {
+    Architecture {
+        king_buckets,
+        ..king_mirrored()
+    }
+}
+
+/// A move and the refreshes it makes under 4 and under 8 king buckets.
+type Refreshes = (&'static str, usize, usize);
+
+/// Games whose kings cross king-bucket boundaries, with the refreshes each move makes under
+/// 4 and 8 king buckets: castling both ways, a king walk from rank 1 to rank 5, a king along
+/// its back rank, and Black's king near White's back rank (its own ranks 6 to 8).
+#[test]
+fn king_buckets_refresh_a_side_whose_king_enters_another_bucket() {
+    #[rustfmt::skip]
+    let games: [(&str, &[Refreshes]); 4] = [
+        (
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            // Castling king side: e1 (d1 mirrored) to g1 (b1 mirrored); queen side: e8 to
+            // c8 crosses to the unmirrored side. A rook move refreshes nothing.
+            &[("e1g1", 1, 1), ("e8c8", 1, 1), ("a1b1", 0, 0), ("d8e8", 0, 0)],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+            // White's king walks e1-e2-e3-e4-e5 (d-file mirrored): buckets (4) 1, 2, 3, 3, 3
+            // and (8) 3, 5, 6, 7, 7; Black's king waits along its back rank, e8-f8-g8-h8:
+            // (8) 3, 2, 1, 0 and (4) 1, 1, 0, 0.
+            &[
+                ("e1e2", 1, 1), ("e8f8", 0, 1), ("e2e3", 1, 1), ("f8g8", 1, 1),
+                ("e3e4", 0, 1), ("g8h8", 0, 1), ("e4e5", 0, 0), ("h8h7", 1, 1),
+            ],
+        ),
+        (
+            "8/8/8/8/8/8/8/K6k b - - 0 1",
+            // Black's king on h1, g2, f3 stands on its own ranks 8, 7, 6: one bucket, no
+            // refresh (seen unflipped, as ranks 1 to 3, it would change bucket each move).
+            &[("h1g2", 0, 0), ("a1b1", 0, 1), ("g2f3", 0, 0), ("b1c1", 1, 1)],
+        ),
+        (
+            "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1",
+            // Black castles queen side (e8, d8 mirrored, to c8), White king side.
+            &[("e8c8", 1, 1), ("e1g1", 1, 1), ("c8b8", 1, 1), ("g1g2", 1, 1)],
+        ),
+    ];
+    for (index, king_buckets) in [(1, 4), (2, 8)] {
+        let mut walk = Walk::with(king_bucketed(king_buckets), 25 + king_buckets as u64);
+        for (fen, moves) in games {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let mut board = Board::new(pos, Some(&walk.net.clone()));
+            walk.check(&board);
+            for &(text, four, eight) in moves {
+                let before = board.evaluator().king_refreshes();
+                let mv = board.position().parse_uci(text).unwrap();
+                board.do_move(mv, &walk.table);
+                walk.check(&board);
+                let expected = [four, eight][index - 1];
+                assert_eq!(
+                    board.evaluator().king_refreshes() - before,
+                    expected as u64,
+                    "{king_buckets} king buckets: {fen} {text}"
+                );
+            }
+            // Taken back move by move, each parent is as it was.
+            for _ in 0..moves.len() {
+                board.undo_move();
+                walk.check(&board);
+            }
+        }
+        // The same moves in perft trees from the same positions.
+        for (fen, _) in games {
+            let pos = Position::from_fen(fen, false).unwrap();
+            let mut board = Board::new(pos, Some(&walk.net.clone()));
+            walk.tree(&mut board, 3);
+            walk.king_refreshes += board.evaluator().king_refreshes();
+        }
+        assert!(walk.king_refreshes > 1_000, "{}", walk.king_refreshes);
+    }
+}
+
+#[test]
+fn each_king_bucket_reads_its_own_rows() {
+    // A net whose only non-zero rows are those of king bucket 2 (4 buckets: rank 2 from the
+    // side's own side): a side's values move off its biases exactly when its king is on its
+    // rank 2.
+    let arch = king_bucketed(4);
+    let mut net = random_net(arch, 31);
+    let h = arch.hidden;
+    for (i, w) in net.feature_weights_mut().iter_mut().enumerate() {
+        if i / h / 768 != 2 {
+            *w = 0;
+        }
+    }
+    let bias = net.feature_bias().to_vec();
+    for (fen, white, black) in [
+        ("4k3/8/8/8/8/8/4K3/8 w - - 0 1", true, false),
+        ("8/4k3/8/8/8/8/8/4K3 w - - 0 1", false, true),
+        ("8/8/8/8/8/8/6k1/K7 w - - 0 1", false, false),
+        ("8/6K1/8/8/8/8/1k6/8 w - - 0 1", false, false),
+        ("8/1K6/5k2/8/8/8/8/8 w - - 0 1", false, false),
+    ] {
+        let board: shakmaty::Board = fen.split(' ').next().unwrap().parse().unwrap();
+        let acc = Accumulator::refresh(&net, &board);
+        assert_eq!(acc.perspective(Color::White) != bias, white, "{fen}");
+        assert_eq!(acc.perspective(Color::Black) != bias, black, "{fen}");
+    }
+}
+
 /// The position mirrored a-h (castling rights dropped: the net does not see them).
 fn files_mirrored(pos: &Chess) -> Chess {
     let fen = shakmaty::fen::Fen::from_position(pos, shakmaty::EnPassantMode::Legal);
@@ -375,6 +485,7 @@ fn bucket_net(activation: Activation) -> Arc<Network> {
         activation,
         buckets: 8,
         king_mirror: false,
+        king_buckets: 1,
     });
     for (b, bias) in net.output_bias_mut().iter_mut().enumerate() {
         // Output = bias x SCALE / (QA x QB): a bias of (b + 1) x 10 x QA x QB / SCALE.
@@ -465,6 +576,7 @@ fn output_kernels_agree_with_each_other_and_the_reference() {
                 activation,
                 buckets: 8,
                 king_mirror: false,
+                king_buckets: 1,
             };
             let bound = match activation {
                 Activation::CReLU => i16::MAX,

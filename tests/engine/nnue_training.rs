@@ -1,7 +1,8 @@
 //! The trainer's float model against the engine's integer inference: a tiny net of each
-//! architecture trained for a few epochs, written as a format 3 file, loaded by the engine,
-//! and evaluated along games by `Board` (incremental updates, king-mirror refreshes) next to
-//! the model's forward pass. The difference is the quantisation error.
+//! architecture trained for a few epochs (a factoriser with king buckets), written as a net
+//! file (format 3, or 4 with king buckets), loaded by the engine, and evaluated along games
+//! by `Board` (incremental updates, king-mirror and king-bucket refreshes) next to the
+//! model's forward pass. The difference is the quantisation error.
 //!
 //! `cargo test --release --test engine nnue_training -- --nocapture` prints it per architecture.
 
@@ -88,7 +89,10 @@ struct Error {
 }
 
 /// Trains a model of `arch` a few epochs, writes it as a file, loads it as the engine does,
-/// and compares the engine's evaluation with the model's along every game.
+/// and compares the engine's evaluation with the model's along every game. The engine's
+/// evaluation is also checked against the model of the rounded weights (the net read back as
+/// a model), within the 1 cp of the output's integer arithmetic: what remains of the
+/// error is the weights' rounding.
 fn quantisation_error(arch: Architecture, games: &[(Position, Vec<Move>)]) -> Error {
     let samples: Vec<Sample> = positions(games).iter().map(sample).collect();
     let config = TrainConfig {
@@ -116,15 +120,24 @@ fn quantisation_error(arch: Architecture, games: &[(Position, Vec<Move>)]) -> Er
     std::fs::write(&path, model.quantise().to_bytes()).unwrap();
     let bytes = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
-    assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), 3);
+    let format = if arch.king_buckets > 1 { 4 } else { 3 };
+    assert_eq!(u32::from_le_bytes(bytes[4..8].try_into().unwrap()), format);
     let net = Arc::new(Network::from_bytes(&bytes).unwrap_or_else(|e| panic!("{arch}: {e}")));
     assert_eq!(net.architecture(), &arch);
 
+    let rounded = Model::from_network(&net);
     let table = ChessTable::new(1).unwrap();
     let (mut total, mut signed, mut max, mut n) = (0.0f64, 0.0f64, 0.0f64, 0usize);
     let mut compare = |board: &Board| {
-        let float = f64::from(model.forward(&sample(board.chess()))) * f64::from(SCALE);
+        let sample = sample(board.chess());
+        let float = f64::from(model.forward(&sample)) * f64::from(SCALE);
         let engine = f64::from(board.evaluate());
+        let of_rounded = f64::from(rounded.forward(&sample)) * f64::from(SCALE);
+        assert!(
+            (engine - of_rounded).abs() <= 1.0 + 1e-3,
+            "{arch}: {}: the engine {engine}, the model of its weights {of_rounded}",
+            board.position().fen()
+        );
         let error = engine - float;
         total += error.abs();
         signed += error;
@@ -149,33 +162,28 @@ fn quantisation_error(arch: Architecture, games: &[(Position, Vec<Move>)]) -> Er
 #[test]
 fn the_engine_evaluates_a_trained_net_as_the_trainer_does() {
     let games = games();
-    for activation in [Activation::CReLU, Activation::SCReLU] {
-        for buckets in [1, 8] {
-            for king_mirror in [false, true] {
-                let arch = Architecture {
-                    hidden: 256,
-                    activation,
-                    buckets,
-                    king_mirror,
-                };
-                let error = quantisation_error(arch, &games);
-                println!(
-                    "{arch}: quantisation error mean {:.2} cp, max {:.2} cp, mean signed {:+.2} cp",
-                    error.mean, error.max, error.bias
-                );
-                // Feature weights in steps of 1/255, output weights of 1/4096 (CReLU) or
-                // 1/64 (SCReLU), and the output rounded toward zero to whole centipawns.
-                let (mean, max) = match activation {
-                    Activation::CReLU => (1.5, 6.0),
-                    Activation::SCReLU => (3.5, 20.0),
-                };
-                assert!(
-                    error.mean <= mean && error.max <= max,
-                    "{arch}: mean {:.2} cp, max {:.2} cp",
-                    error.mean,
-                    error.max
-                );
-            }
-        }
+    // Each activation, one or 8 output buckets, without king mirroring and with it for 1, 4
+    // and 8 king buckets.
+    for arch in Architecture::every_kind(256) {
+        let error = quantisation_error(arch, &games);
+        println!(
+            "{arch}: quantisation error mean {:.2} cp, max {:.2} cp, mean signed {:+.2} cp",
+            error.mean, error.max, error.bias
+        );
+        // Feature weights in steps of 1/255, output weights of 1/4096 (CReLU) or 1/64
+        // (SCReLU), and the output rounded toward zero to whole centipawns. King-bucketed
+        // SCReLU nets of this run stray further (means 3.4-3.9 cp, largest 17-32 cp against
+        // 2.1-3.1 and 12-17), all of it from the rounded weights (see `quantisation_error`).
+        let (mean, max) = match arch.activation {
+            Activation::CReLU => (1.5, 6.0),
+            Activation::SCReLU if arch.king_buckets > 1 => (4.5, 40.0),
+            Activation::SCReLU => (3.5, 20.0),
+        };
+        assert!(
+            error.mean <= mean && error.max <= max,
+            "{arch}: mean {:.2} cp, max {:.2} cp",
+            error.mean,
+            error.max
+        );
     }
 }

@@ -27,7 +27,8 @@ struct NnueState {
     net: Arc<Network>,
     stack: Vec<Accumulator>,
     top: usize,
-    /// Perspectives summed afresh because a king crossed the d/e boundary.
+    /// Perspectives summed afresh because a king's move changed its side's view (across the
+    /// d/e boundary, or into another king bucket).
     king_refreshes: u64,
 }
 
@@ -106,8 +107,9 @@ impl Evaluator {
         self.nnue.as_ref().map(|state| &state.stack[state.top])
     }
 
-    /// The moves since this evaluator was made whose king crossed the d/e boundary under a
-    /// king-mirrored net, so that one perspective was summed afresh (0 without a net).
+    /// The moves since this evaluator was made whose king changed its side's view under a
+    /// king-mirrored net (across the d/e boundary, or into another king bucket), so that one
+    /// perspective was summed afresh (0 without a net).
     pub fn king_refreshes(&self) -> u64 {
         self.nnue.as_ref().map_or(0, |state| state.king_refreshes)
     }

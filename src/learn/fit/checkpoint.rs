@@ -1,13 +1,16 @@
 //! Trainer checkpoints: the `f32` model and Adam's state after a whole epoch, so a stopped
 //! training run goes on from its last epoch.
 //!
-//! Layout (little-endian): magic `RKCK`, version `u32` (4), epochs done `u32`, Adam steps
+//! Layout (little-endian): magic `RKCK`, version `u32` (5), epochs done `u32`, Adam steps
 //! `u64`, parameter count `u32`, the run's fingerprint `u64` (its settings and data, so a
 //! resume on other data or settings is refused), the best validation loss so far `f32`
-//! (infinite before any), the architecture as four `u32` (hidden size, activation code,
-//! output buckets, king mirror 0 or 1, as in a format 3 net's header), then the parameters,
-//! the first moments and the second moments as `f32`, then an FNV-1a 64 checksum of every
-//! byte before it.
+//! (infinite before any), the architecture as five `u32` (hidden size, activation code,
+//! output buckets, king mirror 0 or 1, king buckets, as in a format 4 net's header), then
+//! the parameters (a factoriser's among them, see [`Layout`]), the first moments and the
+//! second moments as `f32`, then an FNV-1a 64 checksum of every byte before it.
+//!
+//! Version 4, written before king buckets, is the same without the king-bucket count: it
+//! reads as one king bucket, so a run started then resumes.
 
 use std::io;
 use std::path::Path;
@@ -18,9 +21,13 @@ use crate::engine::eval::nnue::{Activation, Architecture};
 use crate::hashing::checksum::fnv1a;
 
 const MAGIC: [u8; 4] = *b"RKCK";
-const VERSION: u32 = 4;
+const VERSION: u32 = 5;
 /// Bytes before the parameters.
-const HEAD: usize = 52;
+const HEAD: usize = 56;
+/// The version before king buckets, still read.
+const VERSION_4: u32 = 4;
+/// Bytes before the parameters in version 4.
+const HEAD_4: usize = 52;
 
 /// A training run's state between epochs.
 #[derive(Clone, Debug, PartialEq)]
@@ -55,6 +62,7 @@ impl Checkpoint {
             arch.activation.code(),
             arch.buckets as u32,
             u32::from(arch.king_mirror),
+            arch.king_buckets as u32,
         ] {
             bytes.extend_from_slice(&field.to_le_bytes());
         }
@@ -72,15 +80,21 @@ impl Checkpoint {
     /// (of any architecture: the caller compares it with its own).
     pub fn from_bytes(bytes: &[u8]) -> Result<Checkpoint, String> {
         let not_ours = || "not a checkpoint of this trainer".to_string();
-        if bytes.len() < HEAD {
-            return Err(format!(
-                "{} bytes, shorter than a checkpoint's head",
-                bytes.len()
-            ));
+        let short = || format!("{} bytes, shorter than a checkpoint's head", bytes.len());
+        if bytes.len() < 8 {
+            return Err(short());
         }
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
-        if bytes[0..4] != MAGIC || u32_at(4) != VERSION {
+        if bytes[0..4] != MAGIC {
             return Err(not_ours());
+        }
+        let head = match u32_at(4) {
+            VERSION => HEAD,
+            VERSION_4 => HEAD_4,
+            _ => return Err(not_ours()),
+        };
+        if bytes.len() < head {
+            return Err(short());
         }
         let arch = Architecture {
             hidden: u32_at(36) as usize,
@@ -91,10 +105,11 @@ impl Checkpoint {
                 1 => true,
                 _ => return Err(not_ours()),
             },
+            king_buckets: if head == HEAD { u32_at(52) as usize } else { 1 },
         };
         arch.check()?;
         let params = Layout::of(&arch).params;
-        let expected = HEAD + 12 * params + 8;
+        let expected = head + 12 * params + 8;
         if bytes.len() != expected {
             return Err(format!(
                 "{} bytes, a checkpoint of {arch} has {expected}",
@@ -108,7 +123,7 @@ impl Checkpoint {
         if u32_at(20) as usize != params {
             return Err(not_ours());
         }
-        let floats: Vec<f32> = body[HEAD..]
+        let floats: Vec<f32> = body[head..]
             .chunks_exact(4)
             .map(|c| f32::from_le_bytes(c.try_into().expect("4 bytes")))
             .collect();
@@ -147,15 +162,33 @@ mod tests {
     use crate::learn::fit::model::tests::samples;
     use crate::learn::fit::optimiser::{TrainConfig, fingerprint, train_epoch};
 
+    /// `bytes` with its checksum made right again.
+    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
+        let body = bytes.len() - 8;
+        let sum = fnv1a(&bytes[..body]);
+        bytes[body..].copy_from_slice(&sum.to_le_bytes());
+        bytes
+    }
+
     #[test]
     fn round_trip_and_refusals() {
+        let mirrored = Architecture {
+            hidden: 32,
+            activation: Activation::SCReLU,
+            buckets: 8,
+            king_mirror: true,
+            king_buckets: 1,
+        };
         for arch in [
             Architecture::default(),
+            mirrored,
             Architecture {
-                hidden: 32,
-                activation: Activation::SCReLU,
-                buckets: 8,
-                king_mirror: true,
+                king_buckets: 4,
+                ..mirrored
+            },
+            Architecture {
+                king_buckets: 8,
+                ..mirrored
             },
         ] {
             let model = Model::new(arch, 1);
@@ -190,17 +223,40 @@ mod tests {
                     .unwrap_err()
                     .contains("not a checkpoint")
             );
+            // King buckets without king mirroring, or a count without a layout.
+            for (at, value) in [(48, 0), (52, 3), (52, 0)] {
+                if arch.king_buckets == 1 && value == 0 && at == 48 {
+                    continue;
+                }
+                let mut other = bytes.clone();
+                other[at..at + 4].copy_from_slice(&(value as u32).to_le_bytes());
+                let refused = Checkpoint::from_bytes(&resealed(other)).unwrap_err();
+                assert!(refused.contains("king buckets"), "{arch}: {refused}");
+            }
+            // Version 4, from before king buckets: read as one king bucket.
+            let mut v4 = bytes[..52].to_vec();
+            v4.extend_from_slice(&bytes[56..]);
+            v4[4] = 4;
+            let read = Checkpoint::from_bytes(&resealed(v4));
+            if arch.king_buckets == 1 {
+                assert_eq!(read.unwrap(), checkpoint);
+            } else {
+                // Its length is that of a one-bucket model of the same shape: refused.
+                assert!(read.is_err());
+            }
         }
     }
 
     #[test]
     fn resuming_from_a_checkpoint_equals_an_unbroken_run() {
         let data = samples();
+        // King buckets, so that the factoriser and its moments go through the checkpoint.
         let arch = Architecture {
             hidden: 32,
             activation: Activation::SCReLU,
             buckets: 8,
             king_mirror: true,
+            king_buckets: 8,
         };
         let config = TrainConfig {
             epochs: 4,
@@ -250,13 +306,22 @@ mod tests {
             ..config.clone()
         };
         assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
-        let other = TrainConfig {
-            arch: Architecture {
+        for other in [
+            Architecture {
                 king_mirror: false,
+                king_buckets: 1,
                 ..arch
             },
-            ..config.clone()
-        };
-        assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
+            Architecture {
+                king_buckets: 4,
+                ..arch
+            },
+        ] {
+            let other = TrainConfig {
+                arch: other,
+                ..config.clone()
+            };
+            assert_ne!(fingerprint(&other, &data, 0), resumed.fingerprint);
+        }
     }
 }

@@ -77,7 +77,8 @@ pub struct Trainer {
     /// Go on from the checkpoint beside the net file, if there is one.
     pub resume: bool,
     /// Start from this net's weights instead of random ones (a fresh run only; its
-    /// architecture must be the run's).
+    /// architecture must be the run's, or, for a run with king buckets, the run's but for
+    /// one king bucket: see [`Model::factorised_from`]).
     pub init: Option<PathBuf>,
     /// Where the net goes.
     pub out: PathBuf,
@@ -172,8 +173,9 @@ impl Trainer {
         config.arch.check().map_err(TrainError)?;
         if self.mirror_files && config.arch.king_mirror {
             return Err(TrainError(
-                "--mirror-files with --king-mirror: a king-mirrored net sees a position and its \
-                 a-h mirror as the same inputs, so the mirror adds nothing; drop one of them"
+                "--mirror-files with --king-mirror (which --king-buckets implies): a \
+                 king-mirrored net sees a position and its a-h mirror as the same inputs, so \
+                 the mirror adds nothing; drop one of them"
                     .into(),
             ));
         }
@@ -244,24 +246,44 @@ impl Trainer {
         })
     }
 
-    /// The float model of the net at `path`, refused unless it has the run's architecture.
+    /// The float model of the net at `path`: of the run's architecture, or, for a run with
+    /// king buckets, a net of one king bucket and otherwise the run's shape, whose feature
+    /// weights start the factoriser (see [`Model::factorised_from`]); refused otherwise.
     fn initial_model(&self, path: &Path, log: &mut dyn FnMut(&str)) -> Result<Model, TrainError> {
         let net = Network::read_file(path)
             .map_err(|e| TrainError(format!("--init {}: {e}", path.display())))?;
-        if *net.architecture() != self.config.arch {
-            return Err(TrainError(format!(
-                "--init {}: a net of {}, this run trains {}",
-                path.display(),
-                net.architecture(),
-                self.config.arch
-            )));
-        }
-        log(&format!(
-            "train: starting from {} (checksum {:016x})",
+        let (from, arch) = (*net.architecture(), self.config.arch);
+        let started = format!(
+            "train: starting from {} (checksum {:016x}",
             path.display(),
             net.checksum()
+        );
+        if from == arch {
+            log(&format!("{started})"));
+            return Ok(Model::from_network(&net));
+        }
+        let model = Model::factorised_from(&net, arch).map_err(|_| {
+            TrainError(format!(
+                "--init {}: a net of {from}, this run trains {arch}; a net starts a run of its \
+                 own shape, or, with one king bucket, a run of king buckets with its hidden \
+                 size, activation and output buckets",
+                path.display()
+            ))
+        })?;
+        let mirror = if from.king_mirror {
+            ""
+        } else {
+            "; the net is not king-mirrored, so where a king stands on files e-h the model \
+             starts as the net's evaluation of the board mirrored a-h, close to the net's own \
+             only if the net rates mirrored positions alike"
+        };
+        log(&format!(
+            "{started}, {from}): its feature weights as the factoriser shared by the {} king \
+             buckets, each bucket's own feature weights 0, its biases and output weights as \
+             they are{mirror}",
+            arch.king_buckets
         ));
-        Ok(Model::from_network(&net))
+        Ok(model)
     }
 
     /// The epochs from `first_epoch` on: train, validate, write the best net and the
@@ -439,6 +461,101 @@ mod tests {
     }
 
     #[test]
+    fn a_one_bucket_net_starts_a_run_of_king_buckets_as_the_same_evaluation() {
+        use crate::engine::eval::nnue::evaluate_position;
+        use crate::learn::fit::model::tests::with_factoriser;
+        use shakmaty::{CastlingMode, Chess, fen::Fen};
+        let dir = std::env::temp_dir().join(format!("rookery-init-kb-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let position = |fen: &str| -> Chess {
+            fen.parse::<Fen>()
+                .unwrap()
+                .into_position(CastlingMode::Standard)
+                .unwrap()
+        };
+        // Both kings on files a-d, in many buckets, either side to move.
+        let a_to_d = [
+            "8/8/2k5/8/8/8/1PP5/1K6 w - - 0 1",
+            "3k4/8/8/8/8/8/8/R2K4 b - - 0 1",
+            "1k6/pp6/8/8/3N4/8/PP6/2K5 w - - 0 1",
+            "r2k4/8/8/8/2Q5/8/2P5/K7 w - - 0 1",
+            "8/1k6/8/2p5/8/2K5/8/8 b - - 0 1",
+            "2kr1bnr/ppp2ppp/8/8/8/8/PPP2PPP/2KR1BNR w - - 0 1",
+        ];
+        // A king on files e-h.
+        let e_to_h = [
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+            "6k1/5ppp/8/8/8/8/1q3PPP/3R2K1 w - - 0 1",
+        ];
+        for (king_mirror, king_buckets) in [(false, 4), (false, 8), (true, 8)] {
+            let one = Architecture {
+                hidden: 32,
+                activation: Activation::SCReLU,
+                king_mirror,
+                ..Architecture::default()
+            };
+            let mut model = with_factoriser(one, 6);
+            model.clip();
+            let net = model.quantise();
+            let init = dir.join("init.nnue");
+            std::fs::write(&init, net.to_bytes()).unwrap();
+            let arch = Architecture {
+                king_mirror: true,
+                king_buckets,
+                ..one
+            };
+            let trainer = Trainer {
+                config: TrainConfig {
+                    arch,
+                    ..small_run(&dir, false).config
+                },
+                init: Some(init),
+                ..small_run(&dir, false)
+            };
+            let mut lines = Vec::new();
+            let from = trainer
+                .starting_state(&dir.join("net.ckpt"), 1, &mut |l| lines.push(l.to_string()));
+            let from = from.unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(from.model.arch, arch);
+            let said = lines.join("\n");
+            assert!(said.contains("as the factoriser"), "{said}");
+            assert_eq!(said.contains("not king-mirrored"), !king_mirror, "{said}");
+            let bucketed = from.model.quantise();
+            let same = |fen: &str| {
+                let pos = position(fen);
+                let (a, b) = (
+                    evaluate_position(&net, &pos),
+                    evaluate_position(&bucketed, &pos),
+                );
+                // The merged weights are the net's own (each bucket's rows 0): no rounding
+                // beyond the net's.
+                (a - b).abs() <= 1
+            };
+            for fen in a_to_d {
+                assert!(same(fen), "{arch} from {one}, {fen}");
+            }
+            // Where a king stands on e-h, only a king-mirrored net is seen alike.
+            let alike = e_to_h.iter().filter(|fen| same(fen)).count();
+            if king_mirror {
+                assert_eq!(alike, e_to_h.len());
+            } else {
+                assert!(alike < e_to_h.len(), "{one}");
+            }
+            // A net of another hidden size is refused.
+            let other = Trainer {
+                config: TrainConfig {
+                    arch: Architecture { hidden: 48, ..arch },
+                    ..trainer.config.clone()
+                },
+                ..trainer.clone()
+            };
+            let refused = other.starting_state(&dir.join("net.ckpt"), 1, &mut |_| {});
+            assert!(refused.is_err_and(|e| e.0.contains("--init") && e.0.contains("king bucket")));
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn a_resume_starts_from_the_checkpoints_epoch_and_best_validation_loss() {
         let dir = std::env::temp_dir().join(format!("rookery-trainer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -470,13 +587,26 @@ mod tests {
         assert!(from.is_ok_and(|f| f.first_epoch == 0 && f.best_val_loss.is_infinite()));
         let claimed = Outputs::of(&afresh.out).claim(&[], afresh.resume);
         assert!(claimed.is_err_and(|e| e.contains("a checkpoint exists")));
-        // A run of another architecture refuses the checkpoint, whatever its fingerprint.
-        let other = with_screlu(&trainer);
-        let refused = other.starting_state(&checkpoint_path, 7, &mut |_| {});
-        assert!(
-            refused.is_err_and(|e| e.0.contains("another architecture")),
-            "a checkpoint of another architecture was resumed"
-        );
+        // A run of another architecture refuses the checkpoint, whatever its fingerprint:
+        // another activation, or king buckets.
+        let bucketed = Trainer {
+            config: TrainConfig {
+                arch: Architecture {
+                    king_mirror: true,
+                    king_buckets: 4,
+                    ..Architecture::default()
+                },
+                ..trainer.config.clone()
+            },
+            ..trainer.clone()
+        };
+        for other in [with_screlu(&trainer), bucketed] {
+            let refused = other.starting_state(&checkpoint_path, 7, &mut |_| {});
+            assert!(
+                refused.is_err_and(|e| e.0.contains("another architecture")),
+                "a checkpoint of another architecture was resumed"
+            );
+        }
         // Mirrored files and king mirroring exclude each other.
         let both = Trainer {
             config: TrainConfig {

@@ -6,15 +6,16 @@
 //! accumulator is its parent's with a few weight rows added and taken away, instead of a sum
 //! over every piece.
 //!
-//! With king mirroring, a perspective is mirrored a-h while its king is on files e-h: a king
-//! move across the d/e boundary changes every one of that side's inputs, so that side's
-//! values are summed afresh from the board after the move (the other side's are updated as
-//! usual).
+//! With king mirroring, a perspective is mirrored a-h while its king is on files e-h, and
+//! with king buckets it reads the feature rows of its king's bucket: its
+//! [`InputView`]. A king move that changes its side's view (across the d/e boundary, or
+//! into another bucket) changes every one of that side's inputs, so that side's values are
+//! summed afresh from the board after the move (the other side's are updated as usual).
 
 use arrayvec::ArrayVec;
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::architecture::{DEFAULT_HIDDEN, mirrored_feature};
+use super::architecture::{DEFAULT_HIDDEN, InputView, feature};
 use super::network::Network;
 
 /// Both perspectives' hidden values: White's `hidden`, then Black's.
@@ -87,11 +88,17 @@ impl Changes {
     }
 }
 
-/// Whether `color`'s perspective of `board` is mirrored a-h under `net`'s king mirroring.
+/// How `color`'s perspective of `board` sees it under `net`'s king mirroring and king
+/// buckets: [`InputView::PLAIN`] without king mirroring, or without a king of that colour.
 #[inline(always)]
-fn mirrored(net: &Network, board: &Board, color: Color) -> bool {
+fn view(net: &Network, board: &Board, color: Color) -> InputView {
     let arch = net.architecture();
-    arch.king_mirror && board.king_of(color).is_some_and(|king| arch.mirrored(king))
+    if !arch.king_mirror {
+        return InputView::PLAIN;
+    }
+    board
+        .king_of(color)
+        .map_or(InputView::PLAIN, |king| arch.view(color, king))
 }
 
 impl Accumulator {
@@ -132,8 +139,8 @@ impl Accumulator {
     }
 
     /// Writes into `child` this accumulator updated for the legal move `mv` on `before`.
-    /// Returns whether a perspective was summed afresh (its king crossed the d/e boundary
-    /// under king mirroring).
+    /// Returns whether a perspective was summed afresh (its king's move changed its view:
+    /// across the d/e boundary under king mirroring, or into another king bucket).
     #[inline]
     pub fn update_into(
         &self,
@@ -163,18 +170,21 @@ impl Accumulator {
         mv: Move,
     ) -> bool {
         let changes = Changes::of(before, mv);
+        // Without king mirroring (and so without king buckets) every view is the plain one:
+        // a constant, which leaves this path the plain row lookups it always was.
         if net.architecture().king_mirror {
-            return self.update_mirrored::<N>(child, net, before, &changes);
+            return self.update_viewed::<N>(child, net, before, &changes);
         }
-        self.update_perspective::<N>(child, net, &changes, Color::White, false);
-        self.update_perspective::<N>(child, net, &changes, Color::Black, false);
+        self.update_perspective::<N>(child, net, &changes, Color::White, InputView::PLAIN);
+        self.update_perspective::<N>(child, net, &changes, Color::Black, InputView::PLAIN);
         false
     }
 
-    /// The update under king mirroring: the side whose king crosses the d/e boundary is
-    /// summed afresh (returns true then), every other perspective updated.
+    /// The update under king mirroring (and king buckets): the side whose king's move
+    /// changes its view is summed afresh (returns true then), every other perspective
+    /// updated in its view.
     #[inline(never)]
-    fn update_mirrored<const N: usize>(
+    fn update_viewed<const N: usize>(
         &self,
         child: &mut Accumulator,
         net: &Network,
@@ -182,12 +192,12 @@ impl Accumulator {
         changes: &Changes,
     ) -> bool {
         let us = before.turn();
-        let mirror = |color| mirrored(net, before.board(), color);
-        let (ours, theirs) = (mirror(us), mirror(!us));
+        let view = |color| view(net, before.board(), color);
+        let (ours, theirs) = (view(us), view(!us));
         // The other side's king stays where it is: its perspective is updated.
         self.update_perspective::<N>(child, net, changes, !us, theirs);
         match changes.king_destination() {
-            Some(king) if net.architecture().mirrored(king) != ours => {
+            Some(king) if net.architecture().view(us, king) != ours => {
                 let after = changes.apply(before.board());
                 refresh_perspective(child.perspective_mut(us), net, &after, us);
                 true
@@ -200,8 +210,7 @@ impl Accumulator {
     }
 
     /// Writes `color`'s perspective of `child`: this one's with the rows of `changes`
-    /// taken off and put on, mirrored a-h when `mirror`; `N` values ([`RUNTIME`]: the net's
-    /// hidden size).
+    /// taken off and put on, in `view`; `N` values ([`RUNTIME`]: the net's hidden size).
     #[inline(always)]
     fn update_perspective<const N: usize>(
         &self,
@@ -209,10 +218,10 @@ impl Accumulator {
         net: &Network,
         changes: &Changes,
         color: Color,
-        mirror: bool,
+        view: InputView,
     ) {
         let n = size::<N>(net.hidden());
-        let row = |change| row_of(net, color, mirror, change, n);
+        let row = |change| row_of(net, color, view, change, n);
         let out = &mut child.perspective_mut(color)[..n];
         let parent = &self.perspective(color)[..n];
         match (changes.removed.as_slice(), changes.added.as_slice()) {
@@ -234,16 +243,16 @@ impl Accumulator {
 }
 
 /// The feature transformer's row, `n` values (the net's hidden size), of the input a
-/// piece on a square is for `color`'s perspective, mirrored a-h when `mirror`.
+/// piece on a square is for `color`'s perspective in `view`.
 #[inline(always)]
 fn row_of<'a>(
     net: &'a Network,
     color: Color,
-    mirror: bool,
+    view: InputView,
     &(piece, square): &(Piece, Square),
     n: usize,
 ) -> &'a [i16] {
-    let index = mirrored_feature(color, piece, square, mirror);
+    let index = view.input(feature(color, piece, square));
     &net.feature_weights()[index * n..][..n]
 }
 
@@ -260,11 +269,11 @@ const fn size<const N: usize>(hidden: usize) -> usize {
 #[inline(never)]
 fn refresh_perspective(out: &mut [i16], net: &Network, board: &Board, color: Color) {
     out.copy_from_slice(net.feature_bias());
-    let mirror = mirrored(net, board, color);
+    let view = view(net, board, color);
     for (square, piece) in board {
         add(
             out,
-            net.feature_row(mirrored_feature(color, piece, square, mirror)),
+            net.feature_row(view.input(feature(color, piece, square))),
         );
     }
 }

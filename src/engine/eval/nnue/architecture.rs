@@ -1,11 +1,16 @@
 //! What a net is: its shape ([`Architecture`]: hidden size, activation, output buckets, king
-//! mirroring), its quantisation scales, and how a position becomes its inputs.
+//! mirroring, king buckets), its quantisation scales, and how a position becomes its inputs.
 //!
 //! A perspective net: each side sees the board from its own side (768 inputs: own or enemy,
 //! role, square mirrored vertically for Black; with king mirroring, also mirrored a-h while
 //! that side's king is on files e-h), a shared feature transformer to `hidden` values per
 //! side, an activation, and one output from both sides' activations, the side to move's
 //! first, through the weights of the output bucket the number of pieces chooses.
+//!
+//! With king buckets, the feature transformer has a block of 768 rows per bucket, and each
+//! side reads the block of the bucket its own king stands in ([`KING_BUCKETS_4`],
+//! [`KING_BUCKETS_8`]): input `bucket x 768 + feature`. How a side sees the board, mirrored
+//! or not and through which bucket, is its [`InputView`].
 
 use std::fmt;
 use std::str::FromStr;
@@ -29,6 +34,49 @@ pub const HIDDEN_STEP: usize = 16;
 pub const MAX_HIDDEN: usize = 1024;
 /// The most output buckets a net may have.
 pub const MAX_BUCKETS: usize = 8;
+/// The king-bucket counts a net may have: one (no king buckets) or one of the layouts below.
+pub const KING_BUCKET_COUNTS: [usize; 3] = [1, 4, 8];
+
+/// The 4-bucket layout: the bucket of a perspective's king, indexed by `rank x 4 + file`,
+/// the rank counted from that side's own back rank (0 = its rank 1) and the file after the
+/// a-h mirror (0 = a to 3 = d). The back rank is split between the corner (a-b) and the
+/// centre (c-d); rank 2 is one bucket, ranks 3-8 another.
+///
+/// | ranks | a | b | c | d |
+/// | --- | --- | --- | --- | --- |
+/// | 3-8 | 3 | 3 | 3 | 3 |
+/// | 2 | 2 | 2 | 2 | 2 |
+/// | 1 | 0 | 0 | 1 | 1 |
+pub const KING_BUCKETS_4: [u8; 32] = [
+    0, 0, 1, 1, // rank 1
+    2, 2, 2, 2, // rank 2
+    3, 3, 3, 3, // rank 3
+    3, 3, 3, 3, // rank 4
+    3, 3, 3, 3, // rank 5
+    3, 3, 3, 3, // rank 6
+    3, 3, 3, 3, // rank 7
+    3, 3, 3, 3, // rank 8
+];
+
+/// The 8-bucket layout, indexed as [`KING_BUCKETS_4`]: each back-rank square a bucket of its
+/// own, rank 2 split into a-b and c-d, rank 3 one bucket, ranks 4-8 one.
+///
+/// | ranks | a | b | c | d |
+/// | --- | --- | --- | --- | --- |
+/// | 4-8 | 7 | 7 | 7 | 7 |
+/// | 3 | 6 | 6 | 6 | 6 |
+/// | 2 | 4 | 4 | 5 | 5 |
+/// | 1 | 0 | 1 | 2 | 3 |
+pub const KING_BUCKETS_8: [u8; 32] = [
+    0, 1, 2, 3, // rank 1
+    4, 4, 5, 5, // rank 2
+    6, 6, 6, 6, // rank 3
+    7, 7, 7, 7, // rank 4
+    7, 7, 7, 7, // rank 5
+    7, 7, 7, 7, // rank 6
+    7, 7, 7, 7, // rank 7
+    7, 7, 7, 7, // rank 8
+];
 /// The largest quantised output weight a SCReLU net may have: the kernel multiplies
 /// `clamp(x, 0, QA) x w` in `i16`, and `QA x 128 = 32640` fits. The trainer clips its output
 /// weights to +/-1.98 so that they quantise (x64) within it, and loading refuses a file
@@ -95,13 +143,24 @@ impl FromStr for Activation {
     }
 }
 
-/// The shape of a net: what a format 3 header records.
+/// The shape of a net: what a format 4 header records.
 ///
 /// ```
 /// use rookery::engine::eval::nnue::{Activation, Architecture};
-/// let arch = Architecture { hidden: 512, activation: Activation::SCReLU, buckets: 8, king_mirror: true };
+/// let arch = Architecture {
+///     hidden: 512,
+///     activation: Activation::SCReLU,
+///     buckets: 8,
+///     king_mirror: true,
+///     king_buckets: 1,
+/// };
 /// assert!(arch.check().is_ok());
 /// assert_eq!(arch.to_string(), "768->512x2->1, screlu, 8 output buckets, king mirror");
+/// let bucketed = Architecture { king_buckets: 4, ..arch };
+/// assert_eq!(
+///     bucketed.to_string(),
+///     "768->512x2->1, screlu, 8 output buckets, king mirror, 4 king buckets"
+/// );
 /// assert_eq!(Architecture::default().to_string(), "768->256x2->1, crelu");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -114,6 +173,9 @@ pub struct Architecture {
     pub buckets: usize,
     /// Each perspective is mirrored a-h while its king is on files e-h.
     pub king_mirror: bool,
+    /// Blocks of 768 feature rows, one per bucket of the perspective's king square (1: no
+    /// king buckets; 4 or 8: [`KING_BUCKETS_4`], [`KING_BUCKETS_8`], with king mirroring).
+    pub king_buckets: usize,
 }
 
 impl Default for Architecture {
@@ -124,6 +186,7 @@ impl Default for Architecture {
             activation: Activation::CReLU,
             buckets: 1,
             king_mirror: false,
+            king_buckets: 1,
         }
     }
 }
@@ -142,30 +205,42 @@ impl fmt::Display for Architecture {
         if self.king_mirror {
             f.write_str(", king mirror")?;
         }
+        if self.king_buckets > 1 {
+            write!(f, ", {} king buckets", self.king_buckets)?;
+        }
         Ok(())
     }
 }
 
 impl Architecture {
     /// Every shape at `hidden` values that the engine runs differently: each activation,
-    /// one or 8 output buckets, with and without king mirroring (8 shapes; for tests).
+    /// one or 8 output buckets, without king mirroring, and with it for each king-bucket
+    /// count (16 shapes; for tests).
     ///
     /// ```
     /// use rookery::engine::eval::nnue::Architecture;
     /// let shapes = Architecture::every_kind(32);
-    /// assert_eq!(shapes.len(), 8);
+    /// assert_eq!(shapes.len(), 16);
     /// assert!(shapes.iter().all(|arch| arch.hidden == 32 && arch.check().is_ok()));
+    /// assert_eq!(shapes.iter().filter(|arch| arch.king_buckets == 8).count(), 4);
     /// ```
     pub fn every_kind(hidden: usize) -> Vec<Architecture> {
         let mut all = Vec::new();
         for activation in [Activation::CReLU, Activation::SCReLU] {
             for buckets in [1, 8] {
-                for king_mirror in [false, true] {
+                let plain = Architecture {
+                    hidden,
+                    activation,
+                    buckets,
+                    king_mirror: false,
+                    king_buckets: 1,
+                };
+                all.push(plain);
+                for king_buckets in KING_BUCKET_COUNTS {
                     all.push(Architecture {
-                        hidden,
-                        activation,
-                        buckets,
-                        king_mirror,
+                        king_mirror: true,
+                        king_buckets,
+                        ..plain
                     });
                 }
             }
@@ -174,7 +249,18 @@ impl Architecture {
     }
 
     /// Refuses a shape this engine does not run: a hidden size that is not a multiple of
-    /// [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`], or 0 or more than [`MAX_BUCKETS`] buckets.
+    /// [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`], 0 or more than [`MAX_BUCKETS`] buckets, a
+    /// king-bucket count without a layout ([`KING_BUCKET_COUNTS`]), or king buckets without
+    /// king mirroring (the layouts cover files a-d only).
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::Architecture;
+    /// let arch = Architecture { king_buckets: 4, ..Architecture::default() };
+    /// assert!(arch.check().unwrap_err().contains("king mirror"));
+    /// assert!(Architecture { king_mirror: true, ..arch }.check().is_ok());
+    /// let odd = Architecture { king_mirror: true, king_buckets: 3, ..Architecture::default() };
+    /// assert_eq!(odd.check().unwrap_err(), "3 king buckets: 1, 4 or 8");
+    /// ```
     pub fn check(&self) -> Result<(), String> {
         if !(HIDDEN_STEP..=MAX_HIDDEN).contains(&self.hidden)
             || !self.hidden.is_multiple_of(HIDDEN_STEP)
@@ -190,7 +276,84 @@ impl Architecture {
                 self.buckets
             ));
         }
+        if !KING_BUCKET_COUNTS.contains(&self.king_buckets) {
+            return Err(format!("{} king buckets: 1, 4 or 8", self.king_buckets));
+        }
+        if self.king_buckets > 1 && !self.king_mirror {
+            return Err(format!(
+                "{} king buckets without king mirror: king buckets need it (their layouts \
+                 cover files a-d)",
+                self.king_buckets
+            ));
+        }
         Ok(())
+    }
+
+    /// Feature transformer rows: 768 per king bucket.
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::Architecture;
+    /// assert_eq!(Architecture::default().inputs(), 768);
+    /// let arch = Architecture { king_mirror: true, king_buckets: 8, ..Architecture::default() };
+    /// assert_eq!(arch.inputs(), 8 * 768);
+    /// ```
+    #[inline(always)]
+    pub fn inputs(&self) -> usize {
+        self.king_buckets * INPUTS
+    }
+
+    /// The king-bucket layout ([`KING_BUCKETS_4`], [`KING_BUCKETS_8`]); `None` for one
+    /// bucket (or a count [`Architecture::check`] refuses).
+    pub fn king_bucket_layout(&self) -> Option<&'static [u8; 32]> {
+        match self.king_buckets {
+            4 => Some(&KING_BUCKETS_4),
+            8 => Some(&KING_BUCKETS_8),
+            _ => None,
+        }
+    }
+
+    /// How `perspective` sees the board while its king stands on `king` (a square of the
+    /// board, not yet flipped for Black): mirrored a-h under king mirroring while the king
+    /// is on files e-h, and the king bucket of the king's square seen from that side
+    /// (flipped vertically for Black, then mirrored).
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::{Architecture, InputView};
+    /// use shakmaty::{Color, Square};
+    /// let arch = Architecture { king_mirror: true, king_buckets: 8, ..Architecture::default() };
+    /// // White's king on g1 is seen as on b1; Black's on g8 too.
+    /// let b1 = InputView { mirrored: true, bucket: 1 };
+    /// assert_eq!(arch.view(Color::White, Square::G1), b1);
+    /// assert_eq!(arch.view(Color::Black, Square::G8), b1);
+    /// // Ranks count from each side's own back rank.
+    /// assert_eq!(arch.view(Color::White, Square::C3).bucket, 6);
+    /// assert_eq!(arch.view(Color::Black, Square::C6).bucket, 6);
+    /// assert_eq!(arch.view(Color::Black, Square::C3).bucket, 7);
+    /// let four = Architecture { king_buckets: 4, ..arch };
+    /// assert_eq!(four.view(Color::White, Square::E1), InputView { mirrored: true, bucket: 1 });
+    /// assert_eq!(four.view(Color::White, Square::H2), InputView { mirrored: true, bucket: 2 });
+    /// // Without king buckets, bucket 0; without king mirroring, never mirrored.
+    /// let mirror = Architecture { king_buckets: 1, ..arch };
+    /// assert_eq!(mirror.view(Color::White, Square::E4), InputView { mirrored: true, bucket: 0 });
+    /// assert_eq!(Architecture::default().view(Color::White, Square::H8), InputView::PLAIN);
+    /// ```
+    #[inline(always)]
+    pub fn view(&self, perspective: Color, king: Square) -> InputView {
+        let mirrored = self.mirrored(king);
+        let bucket = match self.king_bucket_layout() {
+            None => 0,
+            Some(layout) => {
+                let own = if perspective.is_white() {
+                    king
+                } else {
+                    king.flip_vertical()
+                };
+                let file = own.file() as usize;
+                let file = if file >= 4 { 7 - file } else { file };
+                usize::from(layout[own.rank() as usize * 4 + file])
+            }
+        };
+        InputView { mirrored, bucket }
     }
 
     /// The output bucket of a position with `pieces` pieces (kings included):
@@ -214,6 +377,43 @@ impl Architecture {
     #[inline(always)]
     pub fn mirrored(&self, king: Square) -> bool {
         self.king_mirror && king.file() >= File::E
+    }
+}
+
+/// How one perspective sees the board, which its king's square decides: mirrored a-h or
+/// not, and the king bucket whose block of feature rows it reads. A king move that changes
+/// it changes every input of that perspective.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InputView {
+    /// The board is mirrored a-h (the king is on files e-h under king mirroring).
+    pub mirrored: bool,
+    /// The king bucket: the block of 768 feature rows read.
+    pub bucket: usize,
+}
+
+impl InputView {
+    /// The view of every perspective of a net without king mirroring.
+    pub const PLAIN: InputView = InputView {
+        mirrored: false,
+        bucket: 0,
+    };
+
+    /// The feature transformer row of the input `feature` (as [`feature`] gives it) in
+    /// this view: its bucket's block, the square mirrored a-h when the view is mirrored.
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::{InputView, feature};
+    /// use shakmaty::{Color, Piece, Role, Square};
+    /// let rook = Piece { color: Color::White, role: Role::Rook };
+    /// let view = InputView { mirrored: true, bucket: 2 };
+    /// assert_eq!(
+    ///     view.input(feature(Color::White, rook, Square::B3)),
+    ///     2 * 768 + feature(Color::White, rook, Square::G3)
+    /// );
+    /// ```
+    #[inline(always)]
+    pub fn input(self, feature: usize) -> usize {
+        self.bucket * INPUTS + (feature ^ if self.mirrored { 7 } else { 0 })
     }
 }
 

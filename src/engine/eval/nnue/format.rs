@@ -1,12 +1,12 @@
-//! The net file: formats 2 and 3, read and written.
+//! The net file: formats 2 to 4, read and written.
 //!
-//! # Format 3 (all little-endian)
+//! # Format 4 (all little-endian)
 //!
 //! | bytes | field |
 //! | --- | --- |
 //! | 0..4 | magic `RKNN` |
-//! | 4..8 | format version, 3 |
-//! | 8..12 | inputs, 768 |
+//! | 4..8 | format version, 4 |
+//! | 8..12 | inputs per king bucket, 768 |
 //! | 12..16 | hidden size `H`: a multiple of 16 from 16 to 1024 |
 //! | 16..20 | `QA`, activation scale, 255 |
 //! | 20..24 | `QB`, output weight scale: 4096 with CReLU, 64 with SCReLU |
@@ -14,21 +14,32 @@
 //! | 28..32 | activation: 0 CReLU, 1 SCReLU |
 //! | 32..36 | output buckets `B`, 1 to 8 |
 //! | 36..40 | king mirror: 0 off, 1 on |
-//! | then | feature weights `i16`, `768 x H`, input-major |
+//! | 40..44 | king buckets `K`: 1, 4 or 8; more than 1 only with king mirror |
+//! | then | feature weights `i16`, `K x 768 x H`, input-major (king bucket 0's rows first) |
 //! | then | feature biases `i16`, `H` |
 //! | then | output weights `i16`, `B x 2 x H`: per bucket, the side to move's, then the other side's |
 //! | then | output biases `i32`, `B` |
 //! | last 8 | FNV-1a 64 checksum of every byte before it |
 //!
+//! A net is written in the format it was read in; a net made here (the trainer's) in the
+//! oldest format that holds its shape: format 3 with one king bucket, so that builds from
+//! before king buckets read it, format 4 with more.
+//!
+//! # Format 3
+//!
+//! Format 4's first 40 bytes of header, with version 3: one king bucket; then the same
+//! blocks (`768 x H` feature weights) and checksum.
+//!
 //! # Format 2
 //!
 //! The 28 bytes of format 3's header up to the activation, with version 2, hidden 256,
-//! `QB` 4096: always 256 hidden, CReLU, one bucket, no king mirror; then the same blocks
-//! (one bucket) and checksum. A format 2 net is written back in format 2, so its checksum
-//! stays the one it was published with.
+//! `QB` 4096: always 256 hidden, CReLU, one output bucket, no king mirror, one king
+//! bucket; then the same blocks (one output bucket) and checksum. A format 2 net is
+//! written back in format 2, so its checksum stays the one it was published with.
 //!
 //! A file is refused when it is cut short or longer than its header says, does not start
-//! with the magic, names another version or an architecture this engine does not run, fails
+//! with the magic, names another version or an architecture this engine does not run (king
+//! buckets other than 1, 4 and 8, or more than one without king mirror, among them), fails
 //! its checksum, or (SCReLU) has an output weight beyond the kernel's bound.
 
 use std::fmt;
@@ -40,14 +51,16 @@ use super::architecture::{Activation, Architecture, INPUTS, QA, SCALE, SCRELU_MA
 use super::network::Network;
 use crate::hashing::checksum::fnv1a;
 
-/// The file format version new nets are written in.
-pub const FORMAT_VERSION: u32 = 3;
+/// The newest file format version, which a net with king buckets is written in.
+pub const FORMAT_VERSION: u32 = 4;
 /// The magic bytes a net file starts with.
 pub const MAGIC: [u8; 4] = *b"RKNN";
 /// Bytes of a format 2 header.
 pub const HEADER_BYTES_V2: usize = 28;
 /// Bytes of a format 3 header.
 pub const HEADER_BYTES_V3: usize = 40;
+/// Bytes of a format 4 header.
+pub const HEADER_BYTES_V4: usize = 44;
 /// Bytes of the checksum at the end.
 const CHECKSUM_BYTES: usize = 8;
 
@@ -63,7 +76,7 @@ pub enum NetError {
     },
     /// The file does not start with [`MAGIC`].
     Magic,
-    /// A format version other than 2 and 3.
+    /// A format version other than 2, 3 and 4.
     Version(u32),
     /// The header names a net this engine does not run, said in words.
     Architecture(String),
@@ -81,7 +94,7 @@ impl fmt::Display for NetError {
                 write!(f, "{found} bytes, its header needs {expected}")
             }
             NetError::Magic => f.write_str("not a Rookery net (bad magic)"),
-            NetError::Version(v) => write!(f, "format version {v}, this engine reads 2 and 3"),
+            NetError::Version(v) => write!(f, "format version {v}, this engine reads 2 to 4"),
             NetError::Architecture(what) => {
                 write!(f, "an architecture this engine does not run: {what}")
             }
@@ -95,6 +108,11 @@ impl fmt::Display for NetError {
 }
 
 impl std::error::Error for NetError {}
+
+/// The oldest format that holds a net of `arch`: 3 with one king bucket, 4 with more.
+pub(super) fn oldest_format(arch: &Architecture) -> u32 {
+    if arch.king_buckets > 1 { 4 } else { 3 }
+}
 
 /// The header of a net of `arch` in `format`.
 fn header(arch: &Architecture, format: u32) -> Vec<u8> {
@@ -113,6 +131,9 @@ fn header(arch: &Architecture, format: u32) -> Vec<u8> {
             u32::from(arch.king_mirror),
         ]);
     }
+    if format >= 4 {
+        fields.push(arch.king_buckets as u32);
+    }
     let mut bytes = MAGIC.to_vec();
     for field in fields {
         bytes.extend_from_slice(&field.to_le_bytes());
@@ -123,7 +144,7 @@ fn header(arch: &Architecture, format: u32) -> Vec<u8> {
 /// Bytes of a whole file of `arch` after a header of `header` bytes.
 fn file_bytes(arch: &Architecture, header: usize) -> usize {
     let h = arch.hidden;
-    header + 2 * (INPUTS * h + h + arch.buckets * 2 * h) + 4 * arch.buckets + CHECKSUM_BYTES
+    header + 2 * (arch.inputs() * h + h + arch.buckets * 2 * h) + 4 * arch.buckets + CHECKSUM_BYTES
 }
 
 /// The architecture a header names, with the header's length, or why it is refused.
@@ -140,6 +161,7 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
     let length = match version {
         2 => HEADER_BYTES_V2,
         3 => HEADER_BYTES_V3,
+        4 => HEADER_BYTES_V4,
         v => return Err(NetError::Version(v)),
     };
     if bytes.len() < length {
@@ -177,6 +199,7 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
         activation,
         buckets: field(7) as usize,
         king_mirror,
+        king_buckets: if version >= 4 { field(9) as usize } else { 1 },
     };
     arch.check().map_err(NetError::Architecture)?;
     let scales = [field(3), field(4), field(5)];
@@ -198,13 +221,14 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
 }
 
 impl Network {
-    /// The file format the net was read in (3 for a net made here), which
-    /// [`Network::to_bytes`] writes.
+    /// The file format [`Network::to_bytes`] writes: the one the net was read in, so that a
+    /// file is written back byte for byte; for a net made here, 3 with one king bucket and
+    /// 4 with more.
     pub fn format(&self) -> u32 {
-        if self.format_2 { 2 } else { FORMAT_VERSION }
+        self.format
     }
 
-    /// The net file's bytes, in the format the net was read in (3 for a net made here).
+    /// The net file's bytes, in its [`format`](Network::format).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut bytes = header(&self.arch, self.format());
         bytes.reserve(file_bytes(&self.arch, 0));
@@ -224,7 +248,7 @@ impl Network {
         bytes
     }
 
-    /// Reads a net file of format 2 or 3, refusing anything that is not a whole net this
+    /// Reads a net file of format 2, 3 or 4, refusing anything that is not a whole net this
     /// engine runs.
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
         if bytes.len() >= 4 && bytes[0..4] != MAGIC {
@@ -243,7 +267,7 @@ impl Network {
             return Err(NetError::Checksum);
         }
         let mut net = Network::zeroed(arch);
-        net.format_2 = format == 2;
+        net.format = format;
         let biases_at = body.len() - 4 * arch.buckets;
         let mut values = body[header..biases_at]
             .chunks_exact(2)
@@ -284,7 +308,7 @@ impl Network {
             crate::input_file::open(path, u64::MAX, "a net file").map_err(cannot_read)?;
         let mut bytes = Vec::new();
         (&mut file)
-            .take(HEADER_BYTES_V3 as u64)
+            .take(HEADER_BYTES_V4 as u64)
             .read_to_end(&mut bytes)
             .map_err(cannot_read)?;
         if bytes.len() >= 4 && bytes[0..4] != MAGIC {

@@ -1,10 +1,10 @@
 //! The efficiently updatable neural network (NNUE) evaluation.
 //!
 //! - [`architecture`]: a net's shape (hidden size, activation, output buckets, king
-//!   mirroring), its quantisation scales and its inputs;
+//!   mirroring, king buckets), its quantisation scales and its inputs;
 //! - [`network`]: the quantised weights, the output layer and the evaluation;
 //! - [`kernels`]: the output layer's dot products, portable and AVX2;
-//! - [`format`](mod@format): the net file, formats 2 and 3;
+//! - [`format`](mod@format): the net file, formats 2 to 4;
 //! - [`accumulator`]: the per-position hidden values, updated move by move.
 //!
 //! The default net, trained on Rookery's own self-play games, is built into the binary
@@ -22,7 +22,7 @@ use shakmaty::{Board, Chess, Color, Position as _};
 
 pub use accumulator::Accumulator;
 pub use architecture::{
-    Activation, Architecture, DEFAULT_HIDDEN, INPUTS, feature, mirrored_feature,
+    Activation, Architecture, DEFAULT_HIDDEN, INPUTS, InputView, feature, mirrored_feature,
 };
 pub use format::NetError;
 pub use kernels::Kernel;

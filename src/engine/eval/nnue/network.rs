@@ -13,7 +13,7 @@ use std::fmt;
 
 use shakmaty::Board;
 
-use super::architecture::{Activation, Architecture, INPUTS, QA, SCALE};
+use super::architecture::{Activation, Architecture, QA, SCALE};
 use super::kernels::Kernel;
 use crate::engine::score::MAX_EVAL;
 
@@ -22,10 +22,11 @@ use crate::engine::score::MAX_EVAL;
 pub struct Network {
     /// The shape.
     pub(super) arch: Architecture,
-    /// Read from a format 2 file, and written back in format 2 (a new net is written in
-    /// format 3).
-    pub(super) format_2: bool,
-    /// Feature transformer weights: one row of `hidden` per input.
+    /// The file format it is written in: the one it was read in, or for a net made here the
+    /// oldest that holds its shape (see [`Network::format`]).
+    pub(super) format: u32,
+    /// Feature transformer weights: one row of `hidden` per input, 768 inputs per king
+    /// bucket, bucket 0's first.
     pub(super) feature_weights: Box<[i16]>,
     /// Feature transformer biases, `hidden`.
     pub(super) feature_bias: Box<[i16]>,
@@ -44,8 +45,8 @@ impl fmt::Debug for Network {
 }
 
 impl Network {
-    /// A network of zeros of the (checked) architecture `arch`, written in format 3;
-    /// evaluates every position as 0.
+    /// A network of zeros of the (checked) architecture `arch`, written in format 3 with one
+    /// king bucket, in format 4 with more; evaluates every position as 0.
     ///
     /// # Panics
     /// When `arch` fails [`Architecture::check`].
@@ -56,8 +57,8 @@ impl Network {
         let h = arch.hidden;
         Network {
             arch,
-            format_2: false,
-            feature_weights: vec![0; INPUTS * h].into_boxed_slice(),
+            format: super::format::oldest_format(&arch),
+            feature_weights: vec![0; arch.inputs() * h].into_boxed_slice(),
             feature_bias: vec![0; h].into_boxed_slice(),
             output_weights: vec![0; arch.buckets * 2 * h].into_boxed_slice(),
             output_bias: vec![0; arch.buckets].into_boxed_slice(),
@@ -84,7 +85,8 @@ impl Network {
         &self.feature_weights[index * h..(index + 1) * h]
     }
 
-    /// Every feature weight: a row of `hidden` per input, input 0 first.
+    /// Every feature weight: a row of `hidden` per input, input 0 first (king bucket 0's 768
+    /// rows, then bucket 1's, and so on).
     #[inline(always)]
     pub fn feature_weights(&self) -> &[i16] {
         &self.feature_weights
