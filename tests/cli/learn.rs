@@ -431,34 +431,7 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
         assert!(!other.exists(), "{flags:?}");
     }
 
-    let mut engine = Engine::start();
-    engine.send("uci");
-    engine.until(WAIT, |l| l == "uciok");
-    engine.send(&format!("setoption name EvalFile value {n}"));
-    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
-    assert_eq!(
-        lines.last().unwrap(),
-        &format!(
-            "info string EvalFile: net '{n}' loaded, checksum {:016x} ({arch})",
-            trained.checksum()
-        )
-    );
-    engine.send("setoption name Use NNUE value true");
-    engine.send("position startpos moves e2e4 e7e5 e1e2");
-    engine.send("eval");
-    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
-    let pos = Position::from_fen(
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2",
-        false,
-    )
-    .unwrap();
-    let ours = evaluate_position(&trained, pos.chess());
-    assert!(
-        lines.iter().any(|l| l.starts_with("NNUE evaluation")
-            && l.ends_with(&format!(", {ours} units for the side to move"))),
-        "{ours}: {lines:?}"
-    );
-    assert_bestmove(&mut engine, "nodes 2000");
+    engine_loads_and_evaluates_as(n, &trained);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -520,34 +493,7 @@ fn train_king_buckets_start_from_a_one_bucket_net_and_the_engine_runs_them() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("another architecture"), "{stderr}");
 
-    let mut engine = Engine::start();
-    engine.send("uci");
-    engine.until(WAIT, |l| l == "uciok");
-    engine.send(&format!("setoption name EvalFile value {b}"));
-    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
-    assert_eq!(
-        lines.last().unwrap(),
-        &format!(
-            "info string EvalFile: net '{b}' loaded, checksum {:016x} ({arch})",
-            trained.checksum()
-        )
-    );
-    engine.send("setoption name Use NNUE value true");
-    engine.send("position startpos moves e2e4 e7e5 e1e2");
-    engine.send("eval");
-    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
-    let pos = Position::from_fen(
-        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2",
-        false,
-    )
-    .unwrap();
-    let ours = evaluate_position(&trained, pos.chess());
-    assert!(
-        lines.iter().any(|l| l.starts_with("NNUE evaluation")
-            && l.ends_with(&format!(", {ours} units for the side to move"))),
-        "{ours}: {lines:?}"
-    );
-    assert_bestmove(&mut engine, "nodes 2000");
+    engine_loads_and_evaluates_as(b, &trained);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -582,4 +528,38 @@ fn train_refuses_an_output_directory_before_any_work_and_leaves_no_temporary() {
         );
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The engine loads the net file `path` by `EvalFile`, says so with its checksum and shape,
+/// evaluates a position (the white king off its square) as `trained` does, and searches.
+fn engine_loads_and_evaluates_as(path: &str, trained: &Network) {
+    let arch = trained.architecture();
+    let mut engine = Engine::start();
+    engine.send("uci");
+    engine.until(WAIT, |l| l == "uciok");
+    engine.send(&format!("setoption name EvalFile value {path}"));
+    let lines = engine.until(WAIT, |l| l.starts_with("info string"));
+    assert_eq!(
+        lines.last().unwrap(),
+        &format!(
+            "info string EvalFile: net '{path}' loaded, checksum {:016x} ({arch})",
+            trained.checksum()
+        )
+    );
+    engine.send("setoption name Use NNUE value true");
+    engine.send("position startpos moves e2e4 e7e5 e1e2");
+    engine.send("eval");
+    let lines = engine.until(WAIT, |l| l.starts_with("Final evaluation"));
+    let pos = Position::from_fen(
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPPKPPP/RNBQ1BNR b kq - 1 2",
+        false,
+    )
+    .unwrap();
+    let ours = evaluate_position(trained, pos.chess());
+    assert!(
+        lines.iter().any(|l| l.starts_with("NNUE evaluation")
+            && l.ends_with(&format!(", {ours} units for the side to move"))),
+        "{ours}: {lines:?}"
+    );
+    assert_bestmove(&mut engine, "nodes 2000");
 }
