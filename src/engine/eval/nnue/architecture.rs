@@ -373,6 +373,17 @@ impl Architecture {
         (pieces.saturating_sub(2) * self.buckets / 32).min(self.buckets - 1)
     }
 
+    /// The oldest net file format that holds a net of this shape: 3 with one king bucket,
+    /// 4 with more.
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::Architecture;
+    /// assert_eq!(Architecture::default().oldest_format(), 3);
+    /// ```
+    pub fn oldest_format(&self) -> u32 {
+        if self.king_buckets > 1 { 4 } else { 3 }
+    }
+
     /// Whether a perspective whose king stands on `king` sees the board mirrored a-h.
     #[inline(always)]
     pub fn mirrored(&self, king: Square) -> bool {

@@ -109,11 +109,6 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// The oldest format that holds a net of `arch`: 3 with one king bucket, 4 with more.
-pub(super) fn oldest_format(arch: &Architecture) -> u32 {
-    if arch.king_buckets > 1 { 4 } else { 3 }
-}
-
 /// The header of a net of `arch` in `format`.
 fn header(arch: &Architecture, format: u32) -> Vec<u8> {
     let mut fields = vec![

@@ -57,7 +57,7 @@ impl Network {
         let h = arch.hidden;
         Network {
             arch,
-            format: super::format::oldest_format(&arch),
+            format: arch.oldest_format(),
             feature_weights: vec![0; arch.inputs() * h].into_boxed_slice(),
             feature_bias: vec![0; h].into_boxed_slice(),
             output_weights: vec![0; arch.buckets * 2 * h].into_boxed_slice(),
