@@ -373,4 +373,34 @@ mod tests {
         assert_eq!(rfp_margin(), current(rfp));
         assert!(TUNABLES.len() >= 30, "{}", TUNABLES.len());
     }
+
+    /// The name prefixes of the SPSA script's groups (`GROUPS` in `tools/lab/spsa.py`).
+    fn spsa_group_prefixes() -> Vec<String> {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/lab/spsa.py");
+        let script = std::fs::read_to_string(path).expect("tools/lab/spsa.py");
+        let start = script.find("GROUPS = {").expect("a GROUPS table");
+        let end = start + script[start..].find("\n}").expect("the table's end");
+        // Each group is `"name": ("prefix_", ...)`: the quoted strings inside parentheses.
+        let mut prefixes = Vec::new();
+        for tuple in script[start..end].split('(').skip(1) {
+            let inside = tuple.split(')').next().unwrap_or("");
+            prefixes.extend(inside.split('"').skip(1).step_by(2).map(str::to_owned));
+        }
+        prefixes
+    }
+
+    #[test]
+    fn every_tunable_is_in_an_spsa_group() {
+        let prefixes = spsa_group_prefixes();
+        assert!(prefixes.iter().any(|p| p == "tm_"), "{prefixes:?}");
+        for tunable in TUNABLES {
+            assert!(
+                prefixes
+                    .iter()
+                    .any(|p| tunable.name.starts_with(p.as_str())),
+                "{} is in no group of tools/lab/spsa.py",
+                tunable.name
+            );
+        }
+    }
 }
