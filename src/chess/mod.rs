@@ -1,6 +1,8 @@
 //! Chess on top of shakmaty: the position with its incremental Polyglot key, perft and the
 //! hash-consistency walker.
 
+pub mod check;
+pub mod cycle;
 pub mod epd;
 pub mod hashcheck;
 pub mod key_samples;
