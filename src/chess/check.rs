@@ -1,7 +1,7 @@
 //! Whether a move gives check, told before it is made: a search can prune or extend a move
 //! by it without making the move, which costs an accumulator update and a key update.
 
-use shakmaty::{Bitboard, CastlingSide, Chess, Color, Move, Position as _, Role, Square, attacks};
+use shakmaty::{Bitboard, CastlingSide, Chess, Move, Position as _, Role, Square, attacks};
 
 /// How a move checks the opposing king.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,115 +42,51 @@ pub fn gives_check(pos: &Chess, mv: Move) -> Check {
     let Some(king) = board.king_of(!us) else {
         return Check::None;
     };
-    let mut occupied = board.occupied();
-    let mut ours = Ours::of(pos, us);
-    // The square the moved piece (the rook, when castling) checks from.
-    let lands = match mv {
+    // The squares the move empties and fills, and the piece that lands (the rook, when
+    // castling: a king gives no check).
+    let (vacated, filled, lands, landing) = match mv {
         Move::Normal {
             role,
             from,
             to,
             promotion,
             ..
-        } => {
-            occupied.discard(from);
-            occupied.add(to);
-            ours.take(role, from);
-            ours.put(promotion.unwrap_or(role), to);
-            to
-        }
-        Move::EnPassant { from, to } => {
-            occupied.discard(from);
-            occupied.discard(Square::from_coords(to.file(), from.rank()));
-            occupied.add(to);
-            ours.take(Role::Pawn, from);
-            ours.put(Role::Pawn, to);
-            to
-        }
+        } => (
+            Bitboard::from(from),
+            Bitboard::from(to),
+            to,
+            promotion.unwrap_or(role),
+        ),
+        Move::EnPassant { from, to } => (
+            Bitboard::from(from) | Bitboard::from(Square::from_coords(to.file(), from.rank())),
+            Bitboard::from(to),
+            to,
+            Role::Pawn,
+        ),
         Move::Castle {
             king: king_from,
             rook: rook_from,
         } => {
             let side = CastlingSide::from_queen_side(rook_from < king_from);
             let rook_to = side.rook_to(us);
-            occupied.discard(king_from);
-            occupied.discard(rook_from);
-            occupied.add(side.king_to(us));
-            occupied.add(rook_to);
-            ours.take(Role::Rook, rook_from);
-            ours.put(Role::Rook, rook_to);
-            rook_to
+            (
+                Bitboard::from(king_from) | Bitboard::from(rook_from),
+                Bitboard::from(side.king_to(us)) | Bitboard::from(rook_to),
+                rook_to,
+                Role::Rook,
+            )
         }
-        Move::Put { role, to } => {
-            occupied.add(to);
-            ours.put(role, to);
-            to
-        }
+        Move::Put { role, to } => (Bitboard::EMPTY, Bitboard::from(to), to, role),
     };
-    let checkers = ours.attackers_of(king, !us, occupied);
-    if checkers.without(lands).any() {
+    let occupied = (board.occupied() & !vacated) | filled;
+    // The pieces that did not move, attacking through the board as the move leaves it.
+    let uncovered = board.attacks_to(king, us, occupied) & !vacated;
+    if uncovered.any() {
         Check::Discovered
-    } else if checkers.contains(lands) {
+    } else if attacks::attacks(lands, landing.of(us), occupied).contains(king) {
         Check::Direct
     } else {
         Check::None
-    }
-}
-
-/// The moving side's checking pieces, by kind, as the move leaves them.
-struct Ours {
-    pawns: Bitboard,
-    knights: Bitboard,
-    diagonal: Bitboard,
-    straight: Bitboard,
-}
-
-impl Ours {
-    /// The pieces of `us` in `pos`.
-    fn of(pos: &Chess, us: Color) -> Ours {
-        let board = pos.board();
-        let mine = board.by_color(us);
-        Ours {
-            pawns: board.pawns() & mine,
-            knights: board.knights() & mine,
-            diagonal: (board.bishops() | board.queens()) & mine,
-            straight: (board.rooks() | board.queens()) & mine,
-        }
-    }
-
-    /// A piece of kind `role` leaves `square`.
-    fn take(&mut self, role: Role, square: Square) {
-        for set in self.sets_of(role) {
-            set.discard(square);
-        }
-    }
-
-    /// A piece of kind `role` arrives on `square`.
-    fn put(&mut self, role: Role, square: Square) {
-        for set in self.sets_of(role) {
-            set.add(square);
-        }
-    }
-
-    /// The sets a piece of kind `role` belongs to (a queen to both slider sets).
-    fn sets_of(&mut self, role: Role) -> impl Iterator<Item = &mut Bitboard> {
-        let (first, second) = match role {
-            Role::Pawn => (Some(&mut self.pawns), None),
-            Role::Knight => (Some(&mut self.knights), None),
-            Role::Bishop => (Some(&mut self.diagonal), None),
-            Role::Rook => (Some(&mut self.straight), None),
-            Role::Queen => (Some(&mut self.diagonal), Some(&mut self.straight)),
-            Role::King => (None, None),
-        };
-        first.into_iter().chain(second)
-    }
-
-    /// Which of these pieces attack `king`, of colour `them`, with `occupied` blocking.
-    fn attackers_of(&self, king: Square, them: Color, occupied: Bitboard) -> Bitboard {
-        (attacks::pawn_attacks(them, king) & self.pawns)
-            | (attacks::knight_attacks(king) & self.knights)
-            | (attacks::bishop_attacks(king, occupied) & self.diagonal)
-            | (attacks::rook_attacks(king, occupied) & self.straight)
     }
 }
 
