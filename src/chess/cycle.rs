@@ -122,26 +122,23 @@ static SHUTTLES: LazyLock<ShuttleTable> = LazyLock::new(ShuttleTable::build);
 /// ```
 pub fn upcoming_repetition(pos: &Position, within: usize) -> bool {
     let key = pos.key();
-    let occupied = pos.chess().board().occupied();
-    let ours = pos.chess().board().by_color(pos.turn());
-    // Keys one ply back first; the positions 3, 5, 7... plies back had the opponent to move.
-    for (back, earlier) in pos.reversible_keys().enumerate().skip(2).step_by(2) {
-        if back + 1 > within {
-            break;
-        }
-        let Some(shuttle) = SHUTTLES.find(key ^ earlier) else {
-            continue;
-        };
-        let (a, b) = shuttle.squares;
-        if (attacks::between(a, b) & occupied).any() {
-            continue;
-        }
-        let on = if occupied.contains(a) { a } else { b };
-        if ours.contains(on) && pos.chess().board().piece_at(on) == Some(shuttle.piece) {
-            return true;
-        }
-    }
-    false
+    let board = pos.chess().board();
+    let occupied = board.occupied();
+    // The keys come one ply back first: indices 2, 4, 6... are 3, 5, 7... plies back, where
+    // the opponent was to move.
+    pos.reversible_keys()
+        .enumerate()
+        .skip(2)
+        .step_by(2)
+        .take_while(|&(back, _)| back < within)
+        .filter_map(|(_, earlier)| SHUTTLES.find(key ^ earlier))
+        .any(|shuttle| {
+            let (a, b) = shuttle.squares;
+            let on = if occupied.contains(a) { a } else { b };
+            (attacks::between(a, b) & occupied).is_empty()
+                && shuttle.piece.color == pos.turn()
+                && board.piece_at(on) == Some(shuttle.piece)
+        })
 }
 
 #[cfg(test)]
