@@ -72,32 +72,26 @@ fn bench_eval(c: &mut Criterion) {
         }
     }
     // King mirroring: Ke1-f1 stays on the e-h side, Ke1-d1 crosses and refreshes White's side.
-    let mirrored = self::net(Architecture {
-        king_mirror: true,
-        ..Architecture::default()
-    });
-    let root = Accumulator::refresh(&mirrored, chess.board());
-    for text in ["e1f1", "e1d1"] {
-        let mv = pos.parse_uci(text).unwrap();
-        let mut child = root.clone();
-        group.bench_function(format!("nnue_update_king_mirror_{text}"), |b| {
-            b.iter(|| root.update_into(&mut child, &mirrored, black_box(&chess as &Chess), mv))
-        });
-    }
     // 8 king buckets: Ke1-f1 takes White's king from d1 to c1 as it sees them (mirrored), into
     // another bucket, and refreshes White's side; a rook move updates both sides.
-    let bucketed = self::net(Architecture {
-        king_mirror: true,
-        king_buckets: 8,
-        ..Architecture::default()
-    });
-    let root = Accumulator::refresh(&bucketed, chess.board());
-    for text in ["e1f1", "a1b1"] {
-        let mv = pos.parse_uci(text).unwrap();
-        let mut child = root.clone();
-        group.bench_function(format!("nnue_update_king_buckets_{text}"), |b| {
-            b.iter(|| root.update_into(&mut child, &bucketed, black_box(&chess as &Chess), mv))
+    let king_inputs = [
+        ("king_mirror", 1, ["e1f1", "e1d1"]),
+        ("king_buckets", 8, ["e1f1", "a1b1"]),
+    ];
+    for (label, king_buckets, moves) in king_inputs {
+        let net = self::net(Architecture {
+            king_mirror: true,
+            king_buckets,
+            ..Architecture::default()
         });
+        let root = Accumulator::refresh(&net, chess.board());
+        for text in moves {
+            let mv = pos.parse_uci(text).unwrap();
+            let mut child = root.clone();
+            group.bench_function(format!("nnue_update_{label}_{text}"), |b| {
+                b.iter(|| root.update_into(&mut child, &net, black_box(&chess as &Chess), mv))
+            });
+        }
     }
     group.finish();
 }
