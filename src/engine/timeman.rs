@@ -13,6 +13,10 @@ use super::params::*;
 /// has grown back.
 const STALL_RESERVE: Duration = Duration::from_millis(50);
 
+/// The most a clock's plan spends on a move that is the only one to choose from (the only
+/// legal move, or the only one `searchmoves` names).
+pub const SINGLE_MOVE_TIME: Duration = Duration::from_millis(500);
+
 /// The time budget for one move, measured from `start`.
 #[derive(Clone, Debug)]
 pub struct TimeManager {
@@ -93,6 +97,13 @@ impl TimeManager {
             (Some(soft), Some(hard)) => self.elapsed() >= soft.mul_f64(scale).min(hard),
             _ => false,
         }
+    }
+
+    /// With one move to choose from, a clock's plan is cut to [`SINGLE_MOVE_TIME`]: the
+    /// search still runs, for a score a GUI can read and a move to ponder on. A `movetime`
+    /// is a promise and is spent in full.
+    pub fn single_move_time_spent(&self) -> bool {
+        self.scalable && self.elapsed() >= SINGLE_MOVE_TIME
     }
 
     /// Past the hard limit: stop now.

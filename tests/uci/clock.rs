@@ -15,7 +15,7 @@ use common::uci_client::{Engine, SLACK, WAIT, check_answer};
 use rookery::chess::Position;
 use rookery::engine::Limits;
 use rookery::engine::search::{SearchOptions, Signals, search};
-use rookery::engine::timeman::{SoftScale, TimeManager};
+use rookery::engine::timeman::{SINGLE_MOVE_TIME, SoftScale, TimeManager};
 use rookery::engine::tt::ChessTable;
 use shakmaty::{ByColor, Color, Move};
 
@@ -520,4 +520,53 @@ fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
         best_move_changes >= 3,
         "{best_move_changes} changes of best move"
     );
+}
+
+#[test]
+fn a_single_move_is_searched_for_a_score_within_its_cap() {
+    // White's king has one legal move, and Black mates in 8 whatever it does.
+    const ONE_MOVE: &str = "7k/8/8/8/8/8/r7/K1q5 w - - 0 1";
+    let mut e = Engine::start();
+    let pos = Position::from_fen(ONE_MOVE, false).unwrap();
+    e.send(&format!("position fen {ONE_MOVE}"));
+    e.ready();
+    // A clock's plan is cut to the single move's cap, but the search runs: a score past
+    // depth 1 and a move to ponder on.
+    let start = Instant::now();
+    let lines = e.go("wtime 60000 btime 60000");
+    let elapsed = start.elapsed();
+    assert!(elapsed <= SINGLE_MOVE_TIME + SLACK, "{elapsed:?}");
+    let (best, ponder) = check_answer(&pos, &lines);
+    assert_eq!(best, "a1a2");
+    assert!(ponder.is_some(), "{lines:#?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:#?}"
+    );
+    // A movetime is a promise, kept with one move too.
+    let (elapsed, _) = timed_go(&mut e, &pos, "movetime 300");
+    assert!(elapsed >= Duration::from_millis(250), "{elapsed:?}");
+    // One move named by `searchmoves` is one move to choose from.
+    let start = Position::startpos();
+    e.send("position startpos");
+    let lines = e.go("wtime 60000 btime 60000 searchmoves g1f3");
+    let (best, ponder) = check_answer(&start, &lines);
+    assert_eq!(best, "g1f3");
+    assert!(ponder.is_some(), "{lines:#?}");
+}
+
+#[test]
+fn a_limit_stops_the_first_iteration_only_after_its_best_line() {
+    // At depth 1 Kiwipete's first root moves scored are quiet ones the static evaluation
+    // ranks first; the best line, Bxa6, comes later. A node limit of 1 (as a clock already
+    // spent) stops the search once the first iteration's best line is complete, and plays
+    // what depth 1 plays.
+    const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let pos = Position::from_fen(KIWIPETE, false).unwrap();
+    let answer = |limit: &str| {
+        let mut e = Engine::start();
+        e.send(&format!("position fen {KIWIPETE}"));
+        check_answer(&pos, &e.go(limit)).0
+    };
+    assert_eq!(answer("nodes 1"), answer("depth 1"));
 }

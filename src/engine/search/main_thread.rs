@@ -144,7 +144,7 @@ impl MainThread {
         limits.nodes.is_some_and(|n| nodes >= n)
             || limits.soft_nodes.is_some_and(|n| nodes >= n)
             || (!pondering && self.clock.soft_exceeded(self.soft_scale.factor()))
-            || root_moves.len() == 1 && limits.is_timed() && !pondering
+            || root_moves.len() == 1 && !pondering && self.clock.single_move_time_spent()
     }
 
     /// Stops the search past the hard limit or the node limit once a root move has a score

@@ -97,6 +97,9 @@ impl Worker<'_> {
                 self.pv_index = pv_index;
                 self.seldepth = 0;
                 self.aspiration(depth, reporter);
+                if !self.stopped() {
+                    self.mark_root_scored();
+                }
                 if self.stopped() {
                     // A first iteration cut after its best line keeps the lines it finished.
                     if completed == 0
@@ -251,9 +254,12 @@ impl Worker<'_> {
             if i == self.pv_index || score > alpha {
                 rm.score = score;
                 rm.scored_at = iteration;
-                self.root_scored = true;
-                if self.id == 0 {
-                    self.shared.root_scored.store(true, Relaxed);
+                // The first iteration's lines count only once the best is complete (below).
+                if iteration > 1 {
+                    self.root_scored = true;
+                    if self.id == 0 {
+                        self.shared.root_scored.store(true, Relaxed);
+                    }
                 }
                 rm.bound = if score >= beta {
                     Some(Bound::Lower)
@@ -278,6 +284,19 @@ impl Worker<'_> {
             self.store(key, best.mv, best.score, NO_EVAL, depth, bound, 0);
         }
         best.score
+    }
+
+    /// Notes that a root move has a score the clock may stop on: from the second iteration
+    /// any root move searched (where it is scored), in the first only its completed best
+    /// line. Depth 1 costs a few hundred nodes where the clock is short, and its first root
+    /// move searched is only the one the static evaluation liked best (a queen that takes a
+    /// defended pawn with check, say); a first iteration that explodes is cut by the last
+    /// resort.
+    fn mark_root_scored(&mut self) {
+        self.root_scored = true;
+        if self.id == 0 {
+            self.shared.root_scored.store(true, Relaxed);
+        }
     }
 
     /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
