@@ -389,7 +389,9 @@ pub static OPTIONS: [EngineOption; 22] = [
         kind: OptionKind::Spin {
             default: 0,
             min: 0,
-            max: 4_294_967_295,
+            // GUIs read a spin's limits as 32-bit integers: Cute Chess takes a bound that
+            // does not fit as 0, others drop the option.
+            max: i32::MAX as i64,
         },
         store: |s, v| s.book_seed = v.spin() as u64,
         effect: Some(Effect::SeedBookChoice),
@@ -485,10 +487,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn defaults_fit_their_ranges_and_names_are_unique() {
+    fn defaults_fit_their_ranges_which_fit_32_bits_and_names_are_unique() {
         for (i, option) in OPTIONS.iter().enumerate() {
             if let OptionKind::Spin { default, min, max } = option.kind {
                 assert!(min <= default && default <= max, "{}", option.name);
+                let fits = |v: i64| i32::try_from(v).is_ok();
+                assert!(
+                    fits(min) && fits(max),
+                    "{}: a GUI's 32-bit spin",
+                    option.name
+                );
             }
             assert!(
                 OPTIONS[..i]
