@@ -189,15 +189,40 @@ pub fn board(position: &Position, chess960: bool) -> Vec<String> {
 /// The `eval` command: every term for both sides, the phase and the total, in internal
 /// units.
 pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
+    // The columns: the widest term's name, then three of two 5-wide numbers.
+    let w = trace
+        .terms
+        .iter()
+        .map(|(name, ..)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let cell = |mg: &dyn std::fmt::Display, eg: &dyn std::fmt::Display| format!("{mg:>5} {eg:>5}");
+    let dashes = |n: usize| "-".repeat(n);
     let mut lines = vec![
-        "      Term    |    White    |    Black    |    Total   ".to_string(),
-        "              |   MG    EG  |   MG    EG  |   MG    EG ".to_string(),
-        " -------------+-------------+-------------+------------".to_string(),
+        format!(
+            " {:^w$} | {:^11} | {:^11} | {:^11}",
+            "Term", "White", "Black", "Total"
+        ),
+        format!(
+            " {:w$} | {} | {} | {}",
+            "",
+            cell(&"MG", &"EG"),
+            cell(&"MG", &"EG"),
+            cell(&"MG", &"EG")
+        ),
+        format!(
+            " {}-+-{}-+-{}-+-{}",
+            dashes(w),
+            dashes(11),
+            dashes(11),
+            dashes(11)
+        ),
     ];
-    let cell = |s: Score| format!("{:5} {:5}", s.mg, s.eg);
+    let cell = |s: Score| cell(&s.mg, &s.eg);
     for (name, white, black) in &trace.terms {
         lines.push(format!(
-            " {name:>12} | {} | {} | {}",
+            " {name:>w$} | {} | {} | {}",
             cell(*white),
             cell(*black),
             cell(*white - *black)

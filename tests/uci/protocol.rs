@@ -505,6 +505,14 @@ fn debugging_commands() {
     e.send("eval");
     let lines = e.until(WAIT, |l| l.starts_with("Final evaluation"));
     assert!(lines.iter().any(|l| l.contains("Material")));
+    // The table's columns line up: every row has its bars where the header has them.
+    let bars = |l: &str| l.match_indices('|').map(|(i, _)| i).collect::<Vec<_>>();
+    let table: Vec<&String> = lines.iter().filter(|l| l.contains('|')).collect();
+    assert!(table.len() >= 5, "{lines:#?}");
+    assert!(
+        table.iter().all(|l| bars(l) == bars(table[0])),
+        "{table:#?}"
+    );
     // The final evaluation in normalised centipawns, then in internal units (the start
     // position's material is 78).
     // "Final evaluation: W cp (white side), S cp for the side to move, from U units (NNUE)"
