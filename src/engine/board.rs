@@ -7,8 +7,8 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move, MoveList, Position as _};
 
-use super::eval::Evaluator;
 use super::eval::nnue::Network;
+use super::eval::{Evaluator, scaling};
 use super::score::MAX_PLY;
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -76,10 +76,12 @@ impl Board {
         &self.eval
     }
 
-    /// The static evaluation from the side to move's view.
+    /// The static evaluation from the side to move's view, scaled by material and the
+    /// fifty-move counter ([`scaling`]).
     #[inline]
     pub fn evaluate(&self) -> i32 {
-        self.eval.evaluate(self.pos.chess())
+        let chess = self.pos.chess();
+        scaling::scaled(self.eval.evaluate(chess), chess)
     }
 
     /// Plays the legal move `mv`. The child's table bucket is prefetched from its key

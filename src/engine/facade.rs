@@ -18,6 +18,7 @@ use super::book::{Book, BookChoice, BookEntry};
 use super::eval::hce::{Trace, trace};
 use super::eval::nnue::evaluate_position;
 use super::eval::nnue::{Kernel, Network, default_network};
+use super::eval::scaling;
 use super::limits::Limits;
 use super::options::{self, Effect, OptionError, Settings};
 use super::params;
@@ -572,6 +573,12 @@ impl Engine {
     /// The network's evaluation of the current position, centipawns for the side to move.
     pub fn network_eval(&self) -> i32 {
         evaluate_position(&self.network, self.position.chess())
+    }
+
+    /// An evaluation `raw` of the current position as the search reads it: scaled by the
+    /// material and the fifty-move counter ([`scaling`]).
+    pub fn scaled_for_search(&self, raw: i32) -> i32 {
+        scaling::scaled(raw, self.position.chess())
     }
 
     /// The bench at `depth` on the job thread, evaluated as the settings say

@@ -255,6 +255,14 @@ tunables! {
     /// ...and of each colour's pieces entry (the three sum to 1.2 when they agree).
     correction_nonpawn_pct = 30, 0..=100, 4;
 
+    // The score the search reads (eval/scaling.rs).
+    /// Hundredths by which the evaluation shrinks with no material left, in proportion to
+    /// the material missing from the start position's (0: not scaled).
+    eval_material_scale_pct = 32, 0..=60, 4;
+    /// Hundredths by which the evaluation shrinks at a halfmove clock of 100, in
+    /// proportion to the clock (0: not scaled).
+    eval_fifty_move_damping_pct = 50, 0..=100, 5;
+
     // Piece values of exchange evaluation (see.rs) and capture ordering; the pawn is 100.
     /// Knight.
     see_knight = 320, 250..=420, 10;

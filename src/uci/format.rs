@@ -237,33 +237,31 @@ pub fn eval_table(score: i32, trace: &Trace, turn: Color) -> Vec<String> {
 }
 
 /// The `eval` lines after the hand-written table: the network's score in internal units,
-/// then the score the search uses (the network's when `by_network`, else the hand-written
-/// one) in normalised centipawns at `material`, as the `info` lines report scores, and in
-/// internal units. Scores are from the side to move's view.
+/// then the score the search uses, `searched` (the network's when `by_network`, else the
+/// hand-written one, scaled by material and the fifty-move counter) in normalised
+/// centipawns at `material`, as the `info` lines report scores, and in internal units.
+/// Scores are from the side to move's view.
 pub fn network_eval_lines(
-    hand_written: i32,
     network: i32,
     turn: Color,
     by_network: bool,
+    searched: i32,
     material: i32,
 ) -> [String; 2] {
     let white = |score: i32| if turn == Color::White { score } else { -score };
-    let (used, by) = if by_network {
-        (network, "NNUE")
+    let by = if by_network {
+        "NNUE"
     } else {
-        (
-            hand_written,
-            "hand-written: Use NNUE is off, or UCI_LimitStrength or Skill Level limits the strength",
-        )
+        "hand-written: Use NNUE is off, or UCI_LimitStrength or Skill Level limits the strength"
     };
-    let cp = normalised(used, material);
+    let cp = normalised(searched, material);
     [
         format!(
             "NNUE evaluation: {} units (white side), {network} units for the side to move",
             white(network)
         ),
         format!(
-            "Final evaluation: {} cp (white side), {cp} cp for the side to move, from {used} units ({by})",
+            "Final evaluation: {} cp (white side), {cp} cp for the side to move, from {searched} units ({by})",
             white(cp)
         ),
     ]

@@ -358,7 +358,11 @@ impl Uci {
                 let network = self.engine.network_eval();
                 let by_network = self.engine.evaluates_with_network();
                 let material = wdl::material(self.engine.position().chess().board());
-                for text in format::network_eval_lines(score, network, turn, by_network, material) {
+                let used = if by_network { network } else { score };
+                let searched = self.engine.scaled_for_search(used);
+                for text in
+                    format::network_eval_lines(network, turn, by_network, searched, material)
+                {
                     self.send(&text);
                 }
             }

@@ -50,7 +50,7 @@ GROUPS = {
     "pruning": ("razor_", "rfp_", "nmp_", "probcut_", "futility_", "lmp_", "see_prune_",
                 "see_quiet_", "qs_"),
     "extensions": ("aspiration_", "iir_", "se_", "lmr_", "root_lmr_", "hindsight_", "history_",
-                   "prior_move_", "capture_history_", "correction_", "see_"),
+                   "prior_move_", "capture_history_", "correction_", "eval_", "see_"),
     "time": ("tm_",),
 }
 

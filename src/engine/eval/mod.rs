@@ -8,6 +8,7 @@
 
 pub mod hce;
 pub mod nnue;
+pub mod scaling;
 
 use std::sync::Arc;
 

@@ -1,0 +1,109 @@
+//! The score the search reads: the evaluator's, scaled down as material leaves the board
+//! and as the fifty-move counter runs toward a draw. Both factors are 1 at their tunables'
+//! value 0.
+
+use shakmaty::{Board, Chess, Position as _};
+
+use crate::engine::params::{
+    eval_fifty_move_damping_pct, eval_material_scale_pct, see_bishop, see_knight, see_queen,
+    see_rook,
+};
+
+/// Centipawns of a pawn in the material count.
+const PAWN: i64 = 100;
+
+/// The material of both sides (kings left out) in exchange evaluation's piece values.
+fn material(board: &Board) -> i64 {
+    let count = |pieces: shakmaty::Bitboard| i64::from(pieces.count() as u32);
+    count(board.pawns()) * PAWN
+        + count(board.knights()) * i64::from(see_knight())
+        + count(board.bishops()) * i64::from(see_bishop())
+        + count(board.rooks()) * i64::from(see_rook())
+        + count(board.queens()) * i64::from(see_queen())
+}
+
+/// The material of the start position.
+fn start_material() -> i64 {
+    16 * PAWN
+        + 4 * i64::from(see_knight())
+        + 4 * i64::from(see_bishop())
+        + 4 * i64::from(see_rook())
+        + 2 * i64::from(see_queen())
+}
+
+/// `raw` scaled by the tunables' strengths: see [`scaled_by`].
+#[inline]
+pub fn scaled(raw: i32, pos: &Chess) -> i32 {
+    scaled_by(
+        raw,
+        pos,
+        eval_material_scale_pct(),
+        eval_fifty_move_damping_pct(),
+    )
+}
+
+/// `raw` times `1 - material_pct/100 x (material missing from the start position's) /
+/// (start position's)`, then times `1 - fifty_pct/100 x halfmove clock / 100` (the clock
+/// counted up to 100).
+pub fn scaled_by(raw: i32, pos: &Chess, material_pct: i32, fifty_pct: i32) -> i32 {
+    let mut score = i64::from(raw);
+    if material_pct != 0 {
+        let full = start_material();
+        let missing = (full - material(pos.board())).max(0);
+        score = score * (100 * full - i64::from(material_pct) * missing) / (100 * full);
+    }
+    if fifty_pct != 0 {
+        let clock = i64::from(pos.halfmoves().min(100));
+        score = score * (10_000 - i64::from(fifty_pct) * clock) / 10_000;
+    }
+    score as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    fn chess(fen: &str) -> Chess {
+        Position::from_fen(fen, false).unwrap().chess().clone()
+    }
+
+    const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    const ROOK_ENDING: &str = "8/5k2/8/8/8/3K4/R7/8 w - - 0 80";
+
+    #[test]
+    fn strengths_of_zero_leave_the_score_alone() {
+        for fen in [START, ROOK_ENDING, "8/5k2/8/8/8/3K4/R7/8 w - - 99 80"] {
+            assert_eq!(scaled_by(315, &chess(fen), 0, 0), 315, "{fen}");
+        }
+    }
+
+    #[test]
+    fn the_start_position_keeps_its_score() {
+        assert_eq!(scaled_by(40, &chess(START), 32, 50), 40);
+    }
+
+    #[test]
+    fn a_score_shrinks_with_the_material_gone() {
+        // A rook of 8,100 centipawns at the start: 7,600 missing, so 1 - 0.32 x 7600/8100.
+        let full = start_material();
+        let missing = full - i64::from(see_rook());
+        let expected = (315 * (100 * full - 32 * missing) / (100 * full)) as i32;
+        assert_eq!(scaled_by(315, &chess(ROOK_ENDING), 32, 0), expected);
+        assert!(expected < 315 * 3 / 4);
+        assert_eq!(scaled_by(-315, &chess(ROOK_ENDING), 32, 0), -expected);
+    }
+
+    #[test]
+    fn a_score_shrinks_as_the_fifty_move_counter_runs() {
+        let at = |clock: u32| {
+            chess(&format!(
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - {clock} 60"
+            ))
+        };
+        assert_eq!(scaled_by(200, &at(0), 0, 50), 200);
+        assert_eq!(scaled_by(200, &at(50), 0, 50), 150);
+        assert_eq!(scaled_by(200, &at(100), 0, 50), 100);
+        assert_eq!(scaled_by(200, &at(150), 0, 50), 100);
+    }
+}
