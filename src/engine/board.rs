@@ -76,10 +76,16 @@ impl Board {
         &self.eval
     }
 
-    /// The static evaluation from the side to move's view, scaled by material and the
-    /// fifty-move counter ([`scaling`]).
+    /// The evaluator's score from the side to move's view.
     #[inline]
     pub fn evaluate(&self) -> i32 {
+        self.eval.evaluate(self.pos.chess())
+    }
+
+    /// The static evaluation the search reads: [`Board::evaluate`] scaled by material and
+    /// the fifty-move counter ([`scaling`]).
+    #[inline]
+    pub fn static_eval(&self) -> i32 {
         let chess = self.pos.chess();
         scaling::scaled(self.eval.evaluate(chess), chess)
     }

@@ -166,13 +166,19 @@ struct Searched {
 
 impl Searched {
     /// Whether two limited searches searched alike: the same nodes and the same lines,
-    /// but for the last, which may be each level's own random choice of move.
+    /// but for a last one that either may add, each level's own random choice of move (a
+    /// choice of the best move adds none, so one search may have a line more).
     fn alike(&self, other: &Searched) -> bool {
-        let shared = self.lines.len().min(other.lines.len()).saturating_sub(1);
+        let shorter = self.lines.len().min(other.lines.len());
+        let compared = if self.lines.len() == other.lines.len() {
+            shorter.saturating_sub(1)
+        } else {
+            shorter
+        };
         self.nodes == other.nodes
-            && shared > 0
+            && shorter > 0
             && self.lines.len().abs_diff(other.lines.len()) <= 1
-            && self.lines[..shared] == other.lines[..shared]
+            && self.lines[..compared] == other.lines[..compared]
     }
 }
 

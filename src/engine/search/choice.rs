@@ -100,7 +100,7 @@ impl Worker<'_> {
         let mut scored = Vec::with_capacity(self.root_moves.len());
         for rm in &self.root_moves {
             self.board.do_move(rm.mv, self.shared.table);
-            scored.push(-self.board.evaluate());
+            scored.push(-self.board.static_eval());
             self.board.undo_move();
         }
         let (chosen, score) = self

@@ -44,7 +44,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.board.evaluate();
+            return self.board.static_eval();
         }
         // Step 3. Mate distance pruning: no line from here beats a mate already found nearer
         // the root.
@@ -127,7 +127,7 @@ impl Worker<'_> {
         } else {
             match entry {
                 Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.board.evaluate() as i16,
+                _ => self.board.static_eval() as i16,
             }
         };
         let static_eval = if in_check {
@@ -555,7 +555,7 @@ impl Worker<'_> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return self.board.evaluate();
+            return self.board.static_eval();
         }
         let key = TableKey::from(self.board.key());
         let entry = self.shared.table.probe(key);
@@ -571,7 +571,7 @@ impl Worker<'_> {
         } else {
             let raw_eval = match entry {
                 Some(e) if e.eval != NO_EVAL => e.eval,
-                _ => self.board.evaluate() as i16,
+                _ => self.board.static_eval() as i16,
             };
             let eval = sharpened_eval(self.corrected_eval(raw_eval), entry, ply);
             // Stand pat: the side to move need not capture.
