@@ -13,6 +13,10 @@ use super::params::*;
 /// has grown back.
 const STALL_RESERVE: Duration = Duration::from_millis(50);
 
+/// The least the clock's last resort waits for a first iteration, where half the clock
+/// covers it: depth 1 takes well under a millisecond outside positions that explode.
+const LAST_RESORT_FLOOR: Duration = Duration::from_millis(5);
+
 /// The most a clock's plan spends on a move that is the only one to choose from (the only
 /// legal move, or the only one `searchmoves` names).
 pub const SINGLE_MOVE_TIME: Duration = Duration::from_millis(500);
@@ -53,9 +57,13 @@ impl TimeManager {
             let soft = (available / moves + inc.mul_f64(pct(tm_increment_pct()))).min(hard_cap);
             (soft, (soft * tm_hard_ratio() as u32).min(hard_cap))
         });
-        // Waiting for a first root move's score may spend a quarter of what the clock holds; a
-        // movetime is a promise.
-        let clock_quarter = clock.map(|clock| clock.saturating_sub(overhead) / 4);
+        // Waiting for the first iteration's best line may spend a quarter of what the clock
+        // holds beyond the overhead, and never less than LAST_RESORT_FLOOR while half the
+        // clock covers it (a clock within the overhead would otherwise stop the search at
+        // once, on a move no search has scored); a movetime is a promise.
+        let clock_quarter = clock.map(|clock| {
+            (clock.saturating_sub(overhead) / 4).max(LAST_RESORT_FLOOR.min(clock / 2))
+        });
         let (soft, hard, scalable) = match (movetime, clock_plan) {
             (Some(t), None) => (Some(t), Some(t), false),
             (None, Some((soft, hard))) => (Some(soft), Some(hard), true),

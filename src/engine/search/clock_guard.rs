@@ -18,8 +18,8 @@ pub(super) fn needed(time: &TimeManager) -> bool {
 }
 
 /// Watches the clock of the search `shared` describes until the search stops, and stops it
-/// as the main thread's own check does: past the hard limit once the main thread has scored
-/// a root move, past the last resort in any case. A ponder search's clock starts at the
+/// as the main thread's own check does: past the hard limit once the main thread has
+/// completed its first iteration's best line, past the last resort in any case. A ponder search's clock starts at the
 /// `ponderhit` instant; before it, the clock does not run.
 pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
     let signals = shared.signals;
@@ -37,7 +37,7 @@ pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
             }
         }
         if clock_running {
-            let limit_reached = time.hard_exceeded() && shared.root_scored.load(Relaxed);
+            let limit_reached = time.hard_exceeded() && shared.first_line_done.load(Relaxed);
             if limit_reached || time.last_resort_exceeded() {
                 signals.stop.store(true, Relaxed);
                 return;

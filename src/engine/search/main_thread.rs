@@ -147,17 +147,23 @@ impl MainThread {
             || root_moves.len() == 1 && !pondering && self.clock.single_move_time_spent()
     }
 
-    /// Stops the search past the hard limit or the node limit once a root move has a score
-    /// (`root_scored`: a first iteration, above all one of several lines, can cost many
-    /// times a small node budget), and past the clock's last resort in any case.
-    pub(super) fn check_limits(&mut self, shared: &Shared, root_scored: bool) {
+    /// Stops the search past the node limit once a root move has a score (`root_scored`: a
+    /// first iteration, above all one of several lines, can cost many times a small node
+    /// budget), past the hard limit once the first iteration's best line is complete
+    /// (`first_line_done`), and past the clock's last resort in any case.
+    pub(super) fn check_limits(
+        &mut self,
+        shared: &Shared,
+        root_scored: bool,
+        first_line_done: bool,
+    ) {
         if shared.is_pondering() {
             return;
         }
         self.sync_ponder_hit(shared.signals);
-        let limit_reached = self.clock.hard_exceeded()
-            || self.limits.nodes.is_some_and(|n| shared.total_nodes() >= n);
-        if limit_reached && root_scored || self.clock.last_resort_exceeded() {
+        let clock = self.clock.hard_exceeded() && first_line_done;
+        let nodes = root_scored && self.limits.nodes.is_some_and(|n| shared.total_nodes() >= n);
+        if clock || nodes || self.clock.last_resort_exceeded() {
             shared.stop();
         }
     }

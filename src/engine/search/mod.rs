@@ -156,7 +156,7 @@ pub fn search_with_memory(
         root_tb_score,
         root_material,
         shown_lines,
-        root_scored: AtomicBool::new(false),
+        first_line_done: AtomicBool::new(false),
     };
     let make_worker = |id: usize, learned: ThreadMemory| Worker {
         id,
@@ -174,6 +174,7 @@ pub fn search_with_memory(
         root_moves: root_moves.clone(),
         pv_index: 0,
         root_scored: false,
+        first_line_done: false,
         null_move_verification: None,
     };
 

@@ -47,9 +47,9 @@ pub(super) struct Shared<'a> {
     pub(super) shown_lines: usize,
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     pub(super) poll_mask: u64,
-    /// Whether the main thread has scored a root move: until then only the clock's last
-    /// resort stops the search (read by the clock's guard).
-    pub(super) root_scored: AtomicBool,
+    /// Whether the main thread has completed its first iteration's best line: until then
+    /// only the clock's last resort stops the search (read by the clock's guard).
+    pub(super) first_line_done: AtomicBool,
 }
 
 impl Shared<'_> {

@@ -54,8 +54,12 @@ pub(super) struct Worker<'a> {
     pub(super) root_moves: Vec<RootMove>,
     /// Root moves before this index already have their MultiPV line this iteration.
     pub(super) pv_index: usize,
-    /// Whether any root move has a score yet: until then a limit cannot stop the search.
+    /// Whether any root move has a score yet: until then a node limit cannot stop the
+    /// search.
     pub(super) root_scored: bool,
+    /// Whether the first iteration's best line is complete: until then the clock's hard
+    /// limit cannot stop the search.
+    pub(super) first_line_done: bool,
     /// The null-move verification search under way, if one is.
     pub(super) null_move_verification: Option<NullMoveVerification>,
 }
@@ -98,7 +102,7 @@ impl Worker<'_> {
                 self.seldepth = 0;
                 self.aspiration(depth, reporter);
                 if !self.stopped() {
-                    self.mark_root_scored();
+                    self.mark_first_line_done();
                 }
                 if self.stopped() {
                     // A first iteration cut after its best line keeps the lines it finished.
@@ -254,13 +258,7 @@ impl Worker<'_> {
             if i == self.pv_index || score > alpha {
                 rm.score = score;
                 rm.scored_at = iteration;
-                // The first iteration's lines count only once the best is complete (below).
-                if iteration > 1 {
-                    self.root_scored = true;
-                    if self.id == 0 {
-                        self.shared.root_scored.store(true, Relaxed);
-                    }
-                }
+                self.root_scored = true;
                 rm.bound = if score >= beta {
                     Some(Bound::Lower)
                 } else if score <= alpha {
@@ -286,16 +284,15 @@ impl Worker<'_> {
         best.score
     }
 
-    /// Notes that a root move has a score the clock may stop on: from the second iteration
-    /// any root move searched (where it is scored), in the first only its completed best
-    /// line. Depth 1 costs a few hundred nodes where the clock is short, and its first root
-    /// move searched is only the one the static evaluation liked best (a queen that takes a
-    /// defended pawn with check, say); a first iteration that explodes is cut by the last
+    /// Notes that the first iteration's best line is complete, which the clock waits for:
+    /// depth 1 costs a few hundred nodes where the clock is short, and the first root move
+    /// it scores is only the one the static evaluation liked best (a queen that takes a
+    /// defended pawn with check, say). A first iteration that explodes is cut by the last
     /// resort.
-    fn mark_root_scored(&mut self) {
-        self.root_scored = true;
+    fn mark_first_line_done(&mut self) {
+        self.first_line_done = true;
         if self.id == 0 {
-            self.shared.root_scored.store(true, Relaxed);
+            self.shared.first_line_done.store(true, Relaxed);
         }
     }
 
@@ -306,7 +303,7 @@ impl Worker<'_> {
         if self.nodes & self.shared.poll_mask == 0 {
             self.publish_counters();
             if let Some(main) = self.main.as_mut() {
-                main.check_limits(self.shared, self.root_scored);
+                main.check_limits(self.shared, self.root_scored, self.first_line_done);
             }
         }
     }
