@@ -37,6 +37,14 @@ fn limits(clocks: [u64; 2], incs: [u64; 2]) -> Limits {
     }
 }
 
+/// A fresh engine at `fen`, ready, with the position.
+fn engine_at(fen: &str) -> (Engine, Position) {
+    let mut e = Engine::start();
+    e.send(&format!("position fen {fen}"));
+    e.ready();
+    (e, Position::from_fen(fen, false).unwrap())
+}
+
 /// Times one `go` and checks its answer.
 fn timed_go(e: &mut Engine, pos: &Position, args: &str) -> (Duration, String) {
     let start = Instant::now();
@@ -264,10 +272,7 @@ fn a_first_iteration_that_outgrows_the_clock_is_cut_short() {
     // Promotions and captures on both wings: quiescence alone at depth 1 runs into the
     // millions of nodes, seconds on any machine.
     const PROMOTION_STORM: &str = "rnb1kbnr/rqPprRBR/8/8/8/8/ppppRBBB/NQRBBKBN w - - 0 1";
-    let mut e = Engine::start();
-    let pos = Position::from_fen(PROMOTION_STORM, false).unwrap();
-    e.send(&format!("position fen {PROMOTION_STORM}"));
-    e.ready();
+    let (mut e, pos) = engine_at(PROMOTION_STORM);
     let movetime = Duration::from_millis(100);
     let (elapsed, _) = timed_go(&mut e, &pos, "movetime 100");
     assert!(elapsed <= movetime + SLACK, "{elapsed:?} for movetime 100");
@@ -526,10 +531,7 @@ fn the_search_feeds_the_soft_limit_what_its_iterations_show() {
 fn a_single_move_is_searched_for_a_score_within_its_cap() {
     // White's king has one legal move, and Black mates in 8 whatever it does.
     const ONE_MOVE: &str = "7k/8/8/8/8/8/r7/K1q5 w - - 0 1";
-    let mut e = Engine::start();
-    let pos = Position::from_fen(ONE_MOVE, false).unwrap();
-    e.send(&format!("position fen {ONE_MOVE}"));
-    e.ready();
+    let (mut e, pos) = engine_at(ONE_MOVE);
     // A clock's plan is cut to the single move's cap, but the search runs: a score past
     // depth 1 and a move to ponder on.
     let start = Instant::now();
