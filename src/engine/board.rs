@@ -7,8 +7,9 @@ use std::sync::Arc;
 
 use shakmaty::{Chess, Color, Move, MoveList, Position as _};
 
+use super::eval::Evaluator;
 use super::eval::nnue::Network;
-use super::eval::{Evaluator, scaling};
+use super::eval::scaling::Scaling;
 use super::score::MAX_PLY;
 use super::tt::ChessTable;
 use crate::chess::Position;
@@ -19,6 +20,8 @@ use crate::hashing::{Key, TableKey};
 pub struct Board {
     pos: Position,
     eval: Evaluator,
+    /// How [`Board::static_eval`] reads the evaluator.
+    scaling: Scaling,
     /// Whether the side to move is in check, one entry a position of the line: found once
     /// when the search reaches a position, read by every rule that asks.
     checked: Vec<bool>,
@@ -26,12 +29,23 @@ pub struct Board {
 
 impl Board {
     /// Starts a search line at `pos`, evaluated by `net` (the hand-written evaluation
-    /// without one); the evaluator is refreshed from scratch here.
+    /// without one) and read scaled, as play reads it; the evaluator is refreshed from
+    /// scratch here.
     pub fn new(pos: Position, net: Option<&Arc<Network>>) -> Board {
         let eval = Evaluator::new(pos.chess(), net);
         let mut checked = Vec::with_capacity(MAX_PLY + 8);
         checked.push(pos.chess().is_check());
-        Board { pos, eval, checked }
+        Board {
+            pos,
+            eval,
+            scaling: Scaling::Scaled,
+            checked,
+        }
+    }
+
+    /// The same board, its evaluation read with `scaling`.
+    pub fn with_scaling(self, scaling: Scaling) -> Board {
+        Board { scaling, ..self }
     }
 
     /// The position with its key and history.
@@ -82,12 +96,12 @@ impl Board {
         self.eval.evaluate(self.pos.chess())
     }
 
-    /// The static evaluation the search reads: [`Board::evaluate`] scaled by material and
-    /// the fifty-move counter ([`scaling`]).
+    /// The static evaluation the search reads: [`Board::evaluate`] as the board's
+    /// [`Scaling`] reads it (in play, scaled by material and the fifty-move counter).
     #[inline]
     pub fn static_eval(&self) -> i32 {
         let chess = self.pos.chess();
-        scaling::scaled(self.eval.evaluate(chess), chess)
+        self.scaling.apply(self.eval.evaluate(chess), chess)
     }
 
     /// Plays the legal move `mv`. The child's table bucket is prefetched from its key

@@ -21,12 +21,22 @@
 use shakmaty::Board;
 
 use super::score::TB_BOUND;
+use crate::chess::material::PieceValues;
 
 // Fitted by `tools/lab/wdl_fit.py` to 400 self-play games at 5+0.05 (docs/uci.md).
 /// a(m)'s coefficients, highest power first (internal units).
 const A: [f64; 4] = [-183.129, 662.249, -761.144, 361.177];
 /// b(m)'s coefficients, highest power first (internal units).
 const B: [f64; 4] = [92.787, -132.856, 42.636, 62.063];
+
+/// The piece values of the model's material count, in pawns.
+const PAWN_UNITS: PieceValues = PieceValues {
+    pawn: 1,
+    knight: 3,
+    bishop: 3,
+    rook: 5,
+    queen: 9,
+};
 
 /// Less material than this is read as this much.
 const MATERIAL_MIN: i32 = 17;
@@ -43,11 +53,7 @@ const MATERIAL_UNIT: f64 = 58.0;
 /// assert_eq!(material(&shakmaty::Board::new()), 78);
 /// ```
 pub fn material(board: &Board) -> i32 {
-    let count = |bitboard: shakmaty::Bitboard| bitboard.count() as i32;
-    count(board.pawns())
-        + 3 * (count(board.knights()) + count(board.bishops()))
-        + 5 * count(board.rooks())
-        + 9 * count(board.queens())
+    PAWN_UNITS.on(board) as i32
 }
 
 /// The model at one material.

@@ -2,33 +2,49 @@
 //! and as the fifty-move counter runs toward a draw. Both factors are 1 at their tunables'
 //! value 0.
 
-use shakmaty::{Board, Chess, Position as _};
+use shakmaty::{Chess, Position as _};
 
+use crate::chess::material::PieceValues;
 use crate::engine::params::{
     eval_fifty_move_damping_pct, eval_material_scale_pct, see_bishop, see_knight, see_queen,
     see_rook,
 };
 
-/// Centipawns of a pawn in the material count.
-const PAWN: i64 = 100;
-
-/// The material of both sides (kings left out) in exchange evaluation's piece values.
-fn material(board: &Board) -> i64 {
-    let count = |pieces: shakmaty::Bitboard| i64::from(pieces.count() as u32);
-    count(board.pawns()) * PAWN
-        + count(board.knights()) * i64::from(see_knight())
-        + count(board.bishops()) * i64::from(see_bishop())
-        + count(board.rooks()) * i64::from(see_rook())
-        + count(board.queens()) * i64::from(see_queen())
+/// The piece values material is counted in: a pawn of 100 and the exchange evaluation's
+/// pieces.
+fn exchange_values() -> PieceValues {
+    PieceValues {
+        pawn: 100,
+        knight: i64::from(see_knight()),
+        bishop: i64::from(see_bishop()),
+        rook: i64::from(see_rook()),
+        queen: i64::from(see_queen()),
+    }
 }
 
-/// The material of the start position.
-fn start_material() -> i64 {
-    16 * PAWN
-        + 4 * i64::from(see_knight())
-        + 4 * i64::from(see_bishop())
-        + 4 * i64::from(see_rook())
-        + 2 * i64::from(see_queen())
+/// Whether a search reads the evaluator's score scaled, as play does, or as the evaluator
+/// gives it.
+///
+/// Self-play that labels positions for training searches with [`Scaling::Raw`]: a net learns
+/// the evaluator's scale from those labels, and play then scales the net's score once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Scaling {
+    /// Scaled by material and the fifty-move counter ([`scaled`]): how the engine plays.
+    #[default]
+    Scaled,
+    /// The evaluator's score as it is.
+    Raw,
+}
+
+impl Scaling {
+    /// `raw`, the evaluator's score of `pos`, as a search with this scaling reads it.
+    #[inline]
+    pub fn apply(self, raw: i32, pos: &Chess) -> i32 {
+        match self {
+            Scaling::Scaled => scaled(raw, pos),
+            Scaling::Raw => raw,
+        }
+    }
 }
 
 /// `raw` scaled by the tunables' strengths: see [`scaled_by`].
@@ -48,8 +64,9 @@ pub fn scaled(raw: i32, pos: &Chess) -> i32 {
 pub fn scaled_by(raw: i32, pos: &Chess, material_pct: i32, fifty_pct: i32) -> i32 {
     let mut score = i64::from(raw);
     if material_pct != 0 {
-        let full = start_material();
-        let missing = (full - material(pos.board())).max(0);
+        let values = exchange_values();
+        let full = values.at_start();
+        let missing = (full - values.on(pos.board())).max(0);
         score = score * (100 * full - i64::from(material_pct) * missing) / (100 * full);
     }
     if fifty_pct != 0 {
@@ -72,6 +89,14 @@ mod tests {
     const ROOK_ENDING: &str = "8/5k2/8/8/8/3K4/R7/8 w - - 0 80";
 
     #[test]
+    fn raw_scaling_leaves_the_score_alone_where_play_scales_it() {
+        let pos = chess("8/5k2/8/8/8/3K4/R7/8 w - - 60 80");
+        assert_eq!(Scaling::Raw.apply(315, &pos), 315);
+        assert_eq!(Scaling::Scaled.apply(315, &pos), scaled(315, &pos));
+        assert!(scaled(315, &pos) < 315 / 2);
+    }
+
+    #[test]
     fn strengths_of_zero_leave_the_score_alone() {
         for fen in [START, ROOK_ENDING, "8/5k2/8/8/8/3K4/R7/8 w - - 99 80"] {
             assert_eq!(scaled_by(315, &chess(fen), 0, 0), 315, "{fen}");
@@ -86,7 +111,7 @@ mod tests {
     #[test]
     fn a_score_shrinks_with_the_material_gone() {
         // A rook of 8,100 centipawns at the start: 7,600 missing, so 1 - 0.32 x 7600/8100.
-        let full = start_material();
+        let full = exchange_values().at_start();
         let missing = full - i64::from(see_rook());
         let expected = (315 * (100 * full - 32 * missing) / (100 * full)) as i32;
         assert_eq!(scaled_by(315, &chess(ROOK_ENDING), 32, 0), expected);

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use shakmaty::Move;
 
 use crate::engine::eval::nnue::{Network, default_network};
+use crate::engine::eval::scaling::Scaling;
 use crate::engine::limits::Limits;
 use crate::engine::options::{Settings, TablebaseProbing};
 use crate::engine::strength::StrengthLimit;
@@ -85,6 +86,9 @@ pub struct SearchOptions {
     pub strength_seed: u64,
     /// The network that evaluates; the hand-written evaluation when `None`.
     pub network: Option<Arc<Network>>,
+    /// How the search reads the evaluation: scaled in play, raw for self-play that labels
+    /// training positions.
+    pub scaling: Scaling,
 }
 
 impl SearchOptions {
@@ -105,6 +109,7 @@ impl SearchOptions {
             strength: settings.limited_elo().map(StrengthLimit::for_elo),
             strength_seed: 0,
             network: settings.evaluates_with_network().then_some(network),
+            scaling: Scaling::Scaled,
         }
     }
 }

@@ -162,7 +162,7 @@ pub fn search_with_memory(
         id,
         shared: &shared,
         main: (id == 0).then(|| MainThread::new(limits.clone(), clock.clone())),
-        board: Board::new(pos.clone(), options.network.as_ref()),
+        board: Board::new(pos.clone(), options.network.as_ref()).with_scaling(options.scaling),
         nodes: 0,
         tb_hits: if id == 0 { root_tb_hits } else { 0 },
         seldepth: 0,

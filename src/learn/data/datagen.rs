@@ -42,6 +42,7 @@ use super::record::{GameResult, Record};
 use super::writer::{DataWriter, Written};
 use crate::chess::Position;
 use crate::engine::eval::nnue::Network;
+use crate::engine::eval::scaling::Scaling;
 use crate::engine::limits::Limits;
 use crate::engine::search::memory::SearchMemory;
 use crate::engine::search::{SearchOptions, Signals, Silent, search, search_with_memory};
@@ -324,11 +325,14 @@ pub fn playable(pos: &Position) -> bool {
 }
 
 /// How self-play searches: one thread, one line, the configured evaluation.
+/// A move's search options: one thread, the run's evaluator, read raw (the labels are the
+/// evaluator's scale, which play scales once: [`Scaling`]).
 fn search_options(config: &DatagenConfig) -> SearchOptions {
     SearchOptions {
         threads: 1,
         multi_pv: 1,
         network: config.network.clone(),
+        scaling: Scaling::Raw,
         ..SearchOptions::default()
     }
 }
@@ -500,6 +504,32 @@ mod tests {
     }
 
     fn quiet(_: &Progress, _: Duration) {}
+
+    #[test]
+    fn a_move_is_searched_on_the_raw_evaluation_not_on_plays_scaled_one() {
+        // A rook up with the fifty-move counter at 80 and no capture in reach: play's
+        // scaling (material and counter) leaves under half of the score; the label must keep
+        // all of it.
+        let pos = Position::from_fen("1r6/5k2/8/8/8/3K4/R7/7R w - - 80 80", false).unwrap();
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let score = |options: &SearchOptions| {
+            let table = ChessTable::new(1).unwrap();
+            search(&pos, &limits, options, &table, &Signals::default(), &Silent).score
+        };
+        let labelled = score(&search_options(&config()));
+        let played = score(&SearchOptions {
+            scaling: Scaling::Scaled,
+            ..search_options(&config())
+        });
+        assert!(labelled > 250, "labelled {labelled}");
+        assert!(
+            10 * labelled > 18 * played,
+            "labelled {labelled}, played {played}"
+        );
+    }
 
     #[test]
     fn a_game_is_a_function_of_its_seed_and_keeps_quiet_positions() {
