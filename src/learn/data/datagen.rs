@@ -10,7 +10,7 @@
 //!   way once the limit is passed, and stops outright at [`HARD_NODES_FACTOR`] times it),
 //!   one thread, a table of its own that is cleared between games: a game is a function of
 //!   its seed alone. The search evaluates with [`DatagenConfig::network`], or the hand-written
-//!   evaluation.
+//!   evaluation, read unscaled ([`Scaling::Raw`]).
 //! - **Training positions.** Not in check, best move quiet (no capture, no promotion), score
 //!   not a mate or tablebase score ([`trainable`]); every other ply is kept in the game,
 //!   marked skipped.
@@ -324,9 +324,8 @@ pub fn playable(pos: &Position) -> bool {
     !pos.legal_moves().is_empty() && rules_result(pos).is_none()
 }
 
-/// How self-play searches: one thread, one line, the configured evaluation.
-/// A move's search options: one thread, the run's evaluator, read raw (the labels are the
-/// evaluator's scale, which play scales once: [`Scaling`]).
+/// A move's search options: one thread, one line, the run's evaluator read raw (the labels
+/// keep the evaluator's scale, which play scales once: [`Scaling`]).
 fn search_options(config: &DatagenConfig) -> SearchOptions {
     SearchOptions {
         threads: 1,
