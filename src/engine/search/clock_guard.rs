@@ -19,8 +19,8 @@ pub(super) fn needed(time: &TimeManager) -> bool {
 
 /// Watches the clock of the search `shared` describes until the search stops, and stops it
 /// as the main thread's own check does: past the hard limit once the main thread has
-/// completed its first iteration's best line, past the last resort in any case. A ponder search's clock starts at the
-/// `ponderhit` instant; before it, the clock does not run.
+/// completed its first iteration's best line, past the last resort in any case. A ponder
+/// search's clock starts at the `ponderhit` instant; before it, the clock does not run.
 pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
     let signals = shared.signals;
     let mut clock_running = false;
