@@ -153,11 +153,17 @@ impl Accumulator {
         // over a length the compiler knows, unrolled and vectorised (with the length known
         // only at run time, `bench` once counted 60% more instructions in `do_move` at 256;
         // at 384 a sized copy saved 0.1% of `bench 9`'s instructions, so there is none).
-        if net.hidden() == DEFAULT_HIDDEN {
-            self.update_sized::<DEFAULT_HIDDEN>(child, net, before, mv)
-        } else {
-            self.update_sized::<RUNTIME>(child, net, before, mv)
-        }
+        // The loops are compiled for the net's kernel: with AVX2, in 256-bit registers.
+        net.kernel.run(
+            #[inline(always)]
+            || {
+                if net.hidden() == DEFAULT_HIDDEN {
+                    self.update_sized::<DEFAULT_HIDDEN>(child, net, before, mv)
+                } else {
+                    self.update_sized::<RUNTIME>(child, net, before, mv)
+                }
+            },
+        )
     }
 
     /// [`Accumulator::update_into`] for hidden size `N` ([`RUNTIME`]: the net's own).
@@ -191,22 +197,28 @@ impl Accumulator {
         before: &Chess,
         changes: &Changes,
     ) -> bool {
-        let us = before.turn();
-        let view = |color| view(net, before.board(), color);
-        let (ours, theirs) = (view(us), view(!us));
-        // The other side's king stays where it is: its perspective is updated.
-        self.update_perspective::<N>(child, net, changes, !us, theirs);
-        match changes.king_destination() {
-            Some(king) if net.architecture().view(us, king) != ours => {
-                let after = changes.apply(before.board());
-                refresh_perspective(child.perspective_mut(us), net, &after, us);
-                true
-            }
-            _ => {
-                self.update_perspective::<N>(child, net, changes, us, ours);
-                false
-            }
-        }
+        // Not inlined into the caller's kernel: compiled for the kernel again.
+        net.kernel.run(
+            #[inline(always)]
+            || {
+                let us = before.turn();
+                let view = |color| view(net, before.board(), color);
+                let (ours, theirs) = (view(us), view(!us));
+                // The other side's king stays where it is: its perspective is updated.
+                self.update_perspective::<N>(child, net, changes, !us, theirs);
+                match changes.king_destination() {
+                    Some(king) if net.architecture().view(us, king) != ours => {
+                        let after = changes.apply(before.board());
+                        refresh_perspective(child.perspective_mut(us), net, &after, us);
+                        true
+                    }
+                    _ => {
+                        self.update_perspective::<N>(child, net, changes, us, ours);
+                        false
+                    }
+                }
+            },
+        )
     }
 
     /// Writes `color`'s perspective of `child`: this one's with the rows of `changes`
@@ -268,14 +280,19 @@ const fn size<const N: usize>(hidden: usize) -> usize {
 /// Sums the pieces of `board` into `color`'s perspective from scratch.
 #[inline(never)]
 fn refresh_perspective(out: &mut [i16], net: &Network, board: &Board, color: Color) {
-    out.copy_from_slice(net.feature_bias());
-    let view = view(net, board, color);
-    for (square, piece) in board {
-        add(
-            out,
-            net.feature_row(view.input(feature(color, piece, square))),
-        );
-    }
+    net.kernel.run(
+        #[inline(always)]
+        || {
+            out.copy_from_slice(net.feature_bias());
+            let view = view(net, board, color);
+            for (square, piece) in board {
+                add(
+                    out,
+                    net.feature_row(view.input(feature(color, piece, square))),
+                );
+            }
+        },
+    )
 }
 
 // The helpers below take slices whose lengths the caller has cut to one size; with a
@@ -315,5 +332,69 @@ fn sub_sub_add(out: &mut [i16], parent: &[i16], r0: &[i16], r1: &[i16], a: &[i16
             .wrapping_sub(r0[i])
             .wrapping_sub(r1[i])
             .wrapping_add(a[i]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::eval::nnue::{Architecture, Kernel};
+
+    /// A net of `arch` whose feature weights and biases are spread over the `i16` range,
+    /// so that the sums wrap.
+    fn net(arch: Architecture) -> Network {
+        let mut net = Network::zeroed(arch);
+        let mut x: u32 = 12345;
+        let mut next = move || {
+            x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (x >> 16) as i16
+        };
+        net.feature_weights_mut()
+            .iter_mut()
+            .for_each(|w| *w = next());
+        net.feature_bias_mut().iter_mut().for_each(|b| *b = next());
+        net
+    }
+
+    #[test]
+    fn every_kernel_updates_and_refreshes_to_the_same_values() {
+        let fens = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+        ];
+        for arch in Architecture::every_kind(32)
+            .into_iter()
+            .chain(Architecture::every_kind(
+                super::super::architecture::DEFAULT_HIDDEN,
+            ))
+        {
+            let portable = Network {
+                kernel: Kernel::PORTABLE,
+                ..net(arch)
+            };
+            for kernel in Kernel::available() {
+                let net = Network {
+                    kernel,
+                    ..portable.clone()
+                };
+                for fen in fens {
+                    let pos: Chess = fen
+                        .parse::<shakmaty::fen::Fen>()
+                        .expect("test FEN")
+                        .into_position(shakmaty::CastlingMode::Standard)
+                        .expect("legal");
+                    let parent = Accumulator::refresh(&net, pos.board());
+                    assert_eq!(parent, Accumulator::refresh(&portable, pos.board()));
+                    for mv in pos.legal_moves() {
+                        let mut expected = parent.clone();
+                        let mut child = parent.clone();
+                        let refreshed = parent.update_into(&mut expected, &portable, &pos, mv);
+                        assert_eq!(parent.update_into(&mut child, &net, &pos, mv), refreshed);
+                        assert_eq!(child, expected, "{arch}, {}, {fen} {mv}", kernel.name());
+                    }
+                }
+            }
+        }
     }
 }

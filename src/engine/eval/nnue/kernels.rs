@@ -1,5 +1,7 @@
 //! The output layer's dot products, one per activation, each as a portable loop and as
 //! AVX2 intrinsics: a [`Kernel`] names the instructions, chosen once when a net is made.
+//! The accumulator's updates are plain loops that [`Kernel::run`] compiles for the same
+//! instructions.
 //!
 //! Every kernel computes the same integers: the tests check that each kernel the processor
 //! runs gives the portable loop's exact output.
@@ -13,8 +15,9 @@
 
 use super::architecture::{QA, sized};
 
-/// The code that computes the output layer: a kernel exists only for a processor that
-/// runs it, so choosing one checks the processor once and computing with it never does.
+/// The code that computes the output layer and updates the accumulator: a kernel exists
+/// only for a processor that runs it, so choosing one checks the processor once and
+/// computing with it never does.
 ///
 /// ```
 /// use rookery::engine::eval::nnue::Kernel;
@@ -69,6 +72,20 @@ impl Kernel {
             Instructions::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
             Instructions::Avx2 => "avx2",
+        }
+    }
+
+    /// Runs `f` compiled for this kernel's instructions: for the build's target with the
+    /// portable kernel, with AVX2 enabled with the AVX2 one, so that the compiler vectorises
+    /// `f`'s plain loops (the accumulator's updates) in 256-bit registers. Only what is
+    /// inlined into `f` (`#[inline(always)]`) is compiled so; the integers are the same.
+    #[inline(always)]
+    pub(super) fn run<R>(self, f: impl FnOnce() -> R) -> R {
+        match self.0 {
+            Instructions::Portable => f(),
+            // SAFETY: as for `crelu_dot`.
+            #[cfg(target_arch = "x86_64")]
+            Instructions::Avx2 => unsafe { run_avx2(f) },
         }
     }
 
@@ -136,6 +153,14 @@ fn screlu_dot_portable_n(x: &[i16], w: &[i16]) -> i64 {
         }
     }
     sums.iter().map(|&s| i64::from(s)).sum()
+}
+
+/// Calls `f` with AVX2 enabled: `f`, inlined here, is compiled for it.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn run_avx2<R>(f: impl FnOnce() -> R) -> R {
+    f()
 }
 
 #[cfg(target_arch = "x86_64")]

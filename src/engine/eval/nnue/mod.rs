@@ -3,7 +3,8 @@
 //! - [`architecture`]: a net's shape (hidden size, activation, output buckets, king
 //!   mirroring, king buckets), its quantisation scales and its inputs;
 //! - [`network`]: the quantised weights, the output layer and the evaluation;
-//! - [`kernels`]: the output layer's dot products, portable and AVX2;
+//! - [`kernels`]: the output layer's dot products, portable and AVX2, and the instructions
+//!   the accumulator's updates are compiled for;
 //! - [`format`](mod@format): the net file, formats 2 to 4;
 //! - [`accumulator`]: the per-position hidden values, updated move by move.
 //!
