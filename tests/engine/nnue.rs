@@ -15,7 +15,9 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use rookery::chess::Position;
 use rookery::engine::board::Board;
-use rookery::engine::eval::nnue::architecture::{QA, SCALE, SCRELU_MAX_WEIGHT};
+use rookery::engine::eval::nnue::architecture::{
+    BUILT_IN_HIDDEN, DEFAULT_HIDDEN, QA, SCALE, SCRELU_MAX_WEIGHT,
+};
 use rookery::engine::eval::nnue::{
     Accumulator, Activation, Architecture, Kernel, Network, evaluate_position,
 };
@@ -570,7 +572,8 @@ fn reference_output(net: &Network, us: &[i16], them: &[i16], pieces: usize) -> i
 fn output_kernels_agree_with_each_other_and_the_reference() {
     let mut rng = ChaCha8Rng::seed_from_u64(1);
     for activation in [Activation::CReLU, Activation::SCReLU] {
-        for hidden in [16, 256, 1024] {
+        // The sizes compiled with the length known, and two others.
+        for hidden in [16, DEFAULT_HIDDEN, BUILT_IN_HIDDEN, 1024] {
             let arch = Architecture {
                 hidden,
                 activation,

@@ -15,7 +15,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Board, CastlingSide, Chess, Color, Move, Piece, Position, Role, Square};
 
-use super::architecture::{DEFAULT_HIDDEN, InputView, feature};
+use super::architecture::{BUILT_IN_HIDDEN, DEFAULT_HIDDEN, InputView, feature};
 use super::network::Network;
 
 /// Both perspectives' hidden values: White's `hidden`, then Black's.
@@ -149,19 +149,18 @@ impl Accumulator {
         before: &Chess,
         mv: Move,
     ) -> bool {
-        // The hidden size is chosen once a move: at the default size every loop below runs
-        // over a length the compiler knows, unrolled and vectorised (with the length known
-        // only at run time, `bench` once counted 60% more instructions in `do_move` at 256;
-        // at 384 a sized copy saved 0.1% of `bench 9`'s instructions, so there is none).
+        // The hidden size is chosen once a move: at the default size and the built-in net's
+        // every loop below runs over a length the compiler knows, unrolled and vectorised
+        // (with the length known only at run time, `bench` once counted 60% more
+        // instructions in `do_move` at 256; at the built-in 384, in AVX2, 1.9% more
+        // instructions a node in all).
         // The loops are compiled for the net's kernel: with AVX2, in 256-bit registers.
         net.kernel.run(
             #[inline(always)]
-            || {
-                if net.hidden() == DEFAULT_HIDDEN {
-                    self.update_sized::<DEFAULT_HIDDEN>(child, net, before, mv)
-                } else {
-                    self.update_sized::<RUNTIME>(child, net, before, mv)
-                }
+            || match net.hidden() {
+                DEFAULT_HIDDEN => self.update_sized::<DEFAULT_HIDDEN>(child, net, before, mv),
+                BUILT_IN_HIDDEN => self.update_sized::<BUILT_IN_HIDDEN>(child, net, before, mv),
+                _ => self.update_sized::<RUNTIME>(child, net, before, mv),
             },
         )
     }
@@ -357,17 +356,21 @@ mod tests {
     }
 
     #[test]
+    fn the_built_in_net_has_the_size_compiled_for_it() {
+        let net = crate::engine::eval::nnue::default_network();
+        assert_eq!(net.hidden(), BUILT_IN_HIDDEN, "update BUILT_IN_HIDDEN");
+    }
+
+    #[test]
     fn every_kernel_updates_and_refreshes_to_the_same_values() {
         let fens = [
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ];
-        for arch in Architecture::every_kind(32)
+        for arch in [32, DEFAULT_HIDDEN, BUILT_IN_HIDDEN]
             .into_iter()
-            .chain(Architecture::every_kind(
-                super::super::architecture::DEFAULT_HIDDEN,
-            ))
+            .flat_map(Architecture::every_kind)
         {
             let portable = Network {
                 kernel: Kernel::PORTABLE,

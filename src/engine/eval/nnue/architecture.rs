@@ -27,6 +27,9 @@ pub const QA: i32 = 255;
 pub const SCALE: i32 = 185;
 /// The hidden size of every format 2 net, and the trainer's default.
 pub const DEFAULT_HIDDEN: usize = 256;
+/// The hidden size of the built-in net: with [`DEFAULT_HIDDEN`], the size the accumulator's
+/// updates and the output layer are compiled for with the length known.
+pub const BUILT_IN_HIDDEN: usize = 384;
 /// Hidden sizes come in steps of this many values (the AVX2 kernels take 16 at a time).
 pub const HIDDEN_STEP: usize = 16;
 /// The largest hidden size a net may have: the SCReLU kernel's `i32` lanes hold
@@ -428,16 +431,16 @@ impl InputView {
     }
 }
 
-/// Runs `f` with `len`, a hidden size: a constant when it is the default hidden size, so
-/// that the compiler unrolls `f`'s loops as for an array of that size (with the length
-/// known only at run time, `bench` counted 60% more instructions in `do_move`); any other
-/// size runs the same loops with a runtime length.
+/// Runs `f` with `len`, a hidden size: a constant when it is the default hidden size or the
+/// built-in net's, so that the compiler unrolls `f`'s loops as for an array of that size
+/// (with the length known only at run time, `bench` counted 60% more instructions in
+/// `do_move`); any other size runs the same loops with a runtime length.
 #[inline(always)]
 pub(super) fn sized<R>(len: usize, f: impl FnOnce(usize) -> R) -> R {
-    if len == DEFAULT_HIDDEN {
-        f(DEFAULT_HIDDEN)
-    } else {
-        f(len)
+    match len {
+        DEFAULT_HIDDEN => f(DEFAULT_HIDDEN),
+        BUILT_IN_HIDDEN => f(BUILT_IN_HIDDEN),
+        _ => f(len),
     }
 }
 
