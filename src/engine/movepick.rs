@@ -7,7 +7,7 @@
 //! search asks for its first move: at a node the table move refutes, nothing is scored.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
 
 use super::history::{Heuristics, Lineage};
 use super::params::capture_history_divisor;
@@ -226,11 +226,19 @@ impl<'m> MovePicker<'m> {
                 Stage::ScoreQuiets => {
                     self.scored.clear();
                     let scorer = heuristics.quiet_scorer(self.side, self.lineage);
+                    // The target squares of the table move and the refutations: a move to
+                    // another square is none of them, known without comparing it with each
+                    // (comparing two moves matches on their kinds and fields).
+                    let handed_to = std::iter::once(self.tt_move)
+                        .chain(self.refutations)
+                        .flatten()
+                        .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
                     let moves = self.moves.get_or_insert_with(|| pos.legal_moves());
                     for &mv in moves.iter() {
                         if is_tactical(mv)
-                            || Some(mv) == self.tt_move
-                            || self.refutations.contains(&Some(mv))
+                            || handed_to.contains(mv.to())
+                                && (Some(mv) == self.tt_move
+                                    || self.refutations.contains(&Some(mv)))
                         {
                             continue;
                         }
