@@ -164,7 +164,26 @@ impl<'m> MovePicker<'m> {
 
     /// The next move to search, or `None` when every legal move has been handed out.
     /// `pos` must be the node's position.
+    #[inline]
     pub fn next(&mut self, pos: &Chess, heuristics: &Heuristics) -> Option<Picked> {
+        // Most calls hand out a quiet move already scored: that path is kept apart from the
+        // stages' setup, which would otherwise be paid on every call.
+        if self.stage == Stage::Quiets
+            && let Some((mv, score)) = self.scored.pick()
+        {
+            return Some(Picked {
+                mv,
+                source: Source::Quiet(score),
+            });
+        }
+        self.advance(pos, heuristics)
+    }
+
+    /// [`MovePicker::next`] past the quiet moves' common case: the stages that generate
+    /// and score moves, and those that hand out the table move, tactical moves and
+    /// refutations.
+    #[inline(never)]
+    fn advance(&mut self, pos: &Chess, heuristics: &Heuristics) -> Option<Picked> {
         loop {
             match self.stage {
                 Stage::TableMove => {
