@@ -129,6 +129,8 @@ pub struct MovePicker<'m> {
     /// legality when their stage comes).
     refutations: [Option<Move>; 3],
     stage: Stage,
+    /// Set by [`MovePicker::skip_quiets`]: no more quiet moves are handed out.
+    quiets_skipped: bool,
     /// Winning tactical moves, then the quiet moves.
     scored: Scored,
     losing: Scored,
@@ -157,6 +159,7 @@ impl<'m> MovePicker<'m> {
             tt_move,
             refutations: [killers[0], killers[1], heuristics.counter(lineage.0[0])],
             stage: Stage::TableMove,
+            quiets_skipped: false,
             scored: Scored::default(),
             losing: Scored::default(),
         }
@@ -225,7 +228,11 @@ impl<'m> MovePicker<'m> {
                             source: Source::WinningTactical,
                         });
                     }
-                    self.stage = Stage::Refutation(0);
+                    self.stage = if self.quiets_skipped {
+                        Stage::BadTactical
+                    } else {
+                        Stage::Refutation(0)
+                    };
                 }
                 Stage::Refutation(i) => {
                     self.stage = if i + 1 < self.refutations.len() {
@@ -287,6 +294,18 @@ impl<'m> MovePicker<'m> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    /// Hands out no more quiet moves (neither refutations nor the others): the search
+    /// prunes every one of them from here on. The losing tactical moves still follow.
+    pub fn skip_quiets(&mut self) {
+        self.quiets_skipped = true;
+        if matches!(
+            self.stage,
+            Stage::Refutation(_) | Stage::ScoreQuiets | Stage::Quiets
+        ) {
+            self.stage = Stage::BadTactical;
         }
     }
 
@@ -418,6 +437,81 @@ mod tests {
             legal.sort_by_key(|m| format!("{m:?}"));
             assert_eq!(handed, legal, "ply {ply}: each legal move exactly once");
         }
+    }
+
+    #[test]
+    fn skipping_quiet_moves_leaves_only_the_losing_tactical_moves() {
+        let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+        let moves = pos.legal_moves();
+        let quiet: Vec<Move> = moves.iter().copied().filter(|&m| !is_tactical(m)).collect();
+        let mut heuristics = Heuristics::default();
+        heuristics.killers[2] = [Some(quiet[5]), Some(quiet[9])];
+        let everything = {
+            let mut generated = None;
+            let mut picker = MovePicker::new(
+                &pos,
+                false,
+                &mut generated,
+                None,
+                &heuristics,
+                2,
+                Lineage::default(),
+            );
+            drain(&pos, &mut picker, &heuristics)
+        };
+        let losing: Vec<Picked> = everything
+            .iter()
+            .copied()
+            .filter(|p| p.losing_capture())
+            .collect();
+        assert!(!losing.is_empty(), "Kiwipete has losing captures");
+        // Skipped at the first killer, and at the third quiet move of the ranked stage.
+        let first_killer = everything
+            .iter()
+            .position(|p| p.source == Source::Refutation)
+            .expect("a killer");
+        let third_ranked = everything
+            .iter()
+            .position(|p| p.history().is_some())
+            .expect("ranked quiet moves")
+            + 2;
+        for skip_after in [first_killer, third_ranked] {
+            let mut generated = None;
+            let mut picker = MovePicker::new(
+                &pos,
+                false,
+                &mut generated,
+                None,
+                &heuristics,
+                2,
+                Lineage::default(),
+            );
+            let head: Vec<Picked> = (0..=skip_after)
+                .map(|_| picker.next(&pos, &heuristics).expect("a move"))
+                .collect();
+            assert_eq!(head[..], everything[..=skip_after]);
+            picker.skip_quiets();
+            assert_eq!(drain(&pos, &mut picker, &heuristics), losing);
+        }
+
+        // Skipped before any quiet move: the winning tactical moves still come first.
+        let mut generated = None;
+        let mut picker = MovePicker::new(
+            &pos,
+            false,
+            &mut generated,
+            None,
+            &heuristics,
+            2,
+            Lineage::default(),
+        );
+        picker.skip_quiets();
+        let tactical: Vec<Picked> = everything
+            .iter()
+            .copied()
+            .filter(|p| is_tactical(p.mv))
+            .collect();
+        assert_eq!(drain(&pos, &mut picker, &heuristics), tactical);
     }
 
     #[test]

@@ -356,6 +356,11 @@ impl Worker<'_> {
             // Step 14. Pruning a late move: late move pruning, futility, SEE.
             if best.score > -MATE_BOUND && searched > 0 {
                 // Late move pruning: enough quiet moves tried at a shallow node.
+                //
+                // This rule, futility and history pruning, once they prune a quiet move,
+                // prune every quiet move the picker would hand out after it: nothing they
+                // read changes until a move is searched, and the picker hands out quiet
+                // moves by falling history. The picker skips those moves.
                 if quiet
                     && depth <= lmp_max_depth()
                     && quiets.len() as i32
@@ -367,6 +372,7 @@ impl Worker<'_> {
                             }
                             / 100
                 {
+                    picker.skip_quiets();
                     continue;
                 }
                 // Futility: a quiet move cannot lift a hopeless static eval past alpha.
@@ -375,6 +381,7 @@ impl Worker<'_> {
                     && depth <= futility_max_depth()
                     && eval + futility_base() + futility_margin() * depth <= best.alpha
                 {
+                    picker.skip_quiets();
                     continue;
                 }
                 // History pruning: a quiet move the picker ranked low by its histories, at a
@@ -385,6 +392,7 @@ impl Worker<'_> {
                         .history()
                         .is_some_and(|h| h < -history_prune_margin() * depth)
                 {
+                    picker.skip_quiets();
                     continue;
                 }
                 // SEE pruning: a losing capture at a shallow node.
