@@ -346,23 +346,15 @@ impl Worker<'_> {
         let mut tacticals: ArrayVec<Move, 32> = ArrayVec::new();
         let mut has_legal_move = false;
 
-        while let Some(picked) = picker.next(self.board.chess(), &self.heuristics) {
-            let mv = picked.mv;
-            has_legal_move = true;
-            if Some(mv) == excluded {
-                continue;
-            }
-            let quiet = !is_tactical(mv);
-            // Step 14. Pruning a late move: late move pruning, futility, SEE.
+        loop {
+            // Step 14. Pruning a late move. Late move pruning (enough quiet moves tried at a
+            // shallow node) and futility (a quiet move cannot lift a hopeless static eval
+            // past alpha) prune quiet moves by what holds at the node, not by the move: the
+            // number of quiet moves searched, the best score and alpha, none of which falls
+            // as the moves go. Once they hold they prune every quiet move left, so the picker
+            // skips them without generating or scoring them.
             if best.score > -MATE_BOUND && searched > 0 {
-                // Late move pruning: enough quiet moves tried at a shallow node.
-                //
-                // This rule, futility and history pruning, once they prune a quiet move,
-                // prune every quiet move the picker would hand out after it: nothing they
-                // read changes until a move is searched, and the picker hands out quiet
-                // moves by falling history. The picker skips those moves.
-                if quiet
-                    && depth <= lmp_max_depth()
+                let late = depth <= lmp_max_depth()
                     && quiets.len() as i32
                         >= (lmp_base() + depth * depth)
                             * if improving {
@@ -370,20 +362,25 @@ impl Worker<'_> {
                             } else {
                                 lmp_not_improving_pct()
                             }
-                            / 100
-                {
-                    picker.skip_quiets();
-                    continue;
-                }
-                // Futility: a quiet move cannot lift a hopeless static eval past alpha.
-                if quiet
-                    && !in_check
+                            / 100;
+                let futile = !in_check
                     && depth <= futility_max_depth()
-                    && eval + futility_base() + futility_margin() * depth <= best.alpha
-                {
+                    && eval + futility_base() + futility_margin() * depth <= best.alpha;
+                if late || futile {
                     picker.skip_quiets();
-                    continue;
                 }
+            }
+            let Some(picked) = picker.next(self.board.chess(), &self.heuristics) else {
+                break;
+            };
+            let mv = picked.mv;
+            has_legal_move = true;
+            if Some(mv) == excluded {
+                continue;
+            }
+            let quiet = !is_tactical(mv);
+            // Step 14, by the move itself: history and SEE pruning.
+            if best.score > -MATE_BOUND && searched > 0 {
                 // History pruning: a quiet move the picker ranked low by its histories, at a
                 // shallow node.
                 if quiet
@@ -392,6 +389,8 @@ impl Worker<'_> {
                         .history()
                         .is_some_and(|h| h < -history_prune_margin() * depth)
                 {
+                    // The picker hands out quiet moves by falling history: every quiet move
+                    // after this one would be pruned too.
                     picker.skip_quiets();
                     continue;
                 }
