@@ -439,6 +439,23 @@ mod tests {
         }
     }
 
+    /// A picker out of check with no table move, at ply 2 (where the test's killers are).
+    fn at_ply_2<'m>(
+        pos: &Chess,
+        generated: &'m mut Option<MoveList>,
+        heuristics: &Heuristics,
+    ) -> MovePicker<'m> {
+        MovePicker::new(
+            pos,
+            false,
+            generated,
+            None,
+            heuristics,
+            2,
+            Lineage::default(),
+        )
+    }
+
     #[test]
     fn skipping_quiet_moves_leaves_only_the_losing_tactical_moves() {
         let pos = position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
@@ -448,15 +465,7 @@ mod tests {
         heuristics.killers[2] = [Some(quiet[5]), Some(quiet[9])];
         let everything = {
             let mut generated = None;
-            let mut picker = MovePicker::new(
-                &pos,
-                false,
-                &mut generated,
-                None,
-                &heuristics,
-                2,
-                Lineage::default(),
-            );
+            let mut picker = at_ply_2(&pos, &mut generated, &heuristics);
             drain(&pos, &mut picker, &heuristics)
         };
         let losing: Vec<Picked> = everything
@@ -477,15 +486,7 @@ mod tests {
             + 2;
         for skip_after in [first_killer, third_ranked] {
             let mut generated = None;
-            let mut picker = MovePicker::new(
-                &pos,
-                false,
-                &mut generated,
-                None,
-                &heuristics,
-                2,
-                Lineage::default(),
-            );
+            let mut picker = at_ply_2(&pos, &mut generated, &heuristics);
             let head: Vec<Picked> = (0..=skip_after)
                 .map(|_| picker.next(&pos, &heuristics).expect("a move"))
                 .collect();
@@ -496,15 +497,7 @@ mod tests {
 
         // Skipped before any quiet move: the winning tactical moves still come first.
         let mut generated = None;
-        let mut picker = MovePicker::new(
-            &pos,
-            false,
-            &mut generated,
-            None,
-            &heuristics,
-            2,
-            Lineage::default(),
-        );
+        let mut picker = at_ply_2(&pos, &mut generated, &heuristics);
         picker.skip_quiets();
         let tactical: Vec<Picked> = everything
             .iter()
