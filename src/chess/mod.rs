@@ -11,6 +11,7 @@ pub mod material;
 pub mod perft;
 pub mod position;
 pub mod quiet_legality;
+pub mod quiet_moves;
 pub mod tactical;
 pub mod zobrist;
 

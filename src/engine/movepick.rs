@@ -14,6 +14,7 @@ use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
 use crate::chess::quiet_legality::is_legal_quiet;
+use crate::chess::quiet_moves::quiet_moves;
 use crate::chess::tactical::tactical_moves;
 
 /// True for moves that change material: captures and promotions.
@@ -114,8 +115,8 @@ enum Stage {
 
 /// The main search's staged move picker over a node's legal moves. It generates nothing
 /// for the table move, only the captures and promotions for the tactical stage (every
-/// legal move when in check or when en passant is legal), and every legal move only when
-/// the quiet moves' turn comes. It borrows the history tables only while it is asked for a
+/// legal move when in check or when en passant is legal), and the legal quiet moves only
+/// when their turn comes. It borrows the history tables only while it is asked for a
 /// move, so the search may update them in between.
 pub struct MovePicker<'m> {
     /// The node's legal moves, once generated (the node's own list, borrowed: 2 KB not
@@ -259,7 +260,18 @@ impl<'m> MovePicker<'m> {
                         .chain(self.refutations)
                         .flatten()
                         .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
-                    let moves = self.moves.get_or_insert_with(|| pos.legal_moves());
+                    // Not in check when nothing was generated yet (the tactical stage
+                    // generates every move there): then the quiet moves alone, in the order
+                    // the full list holds them, so that ties among their scores fall the
+                    // same way.
+                    let mut quiet_only = MoveList::new();
+                    let moves = match self.moves {
+                        Some(moves) => &*moves,
+                        None => {
+                            quiet_moves(pos, &mut quiet_only);
+                            &quiet_only
+                        }
+                    };
                     for &mv in moves.iter() {
                         if is_tactical(mv)
                             || handed_to.contains(mv.to())
