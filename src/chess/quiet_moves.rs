@@ -12,6 +12,8 @@ use shakmaty::{
     Bitboard, CastlingSide, Chess, Move, MoveList, Position as _, Role, Square, attacks,
 };
 
+use super::tactical::pinned;
+
 /// Puts every legal move of `pos` that neither captures nor promotes into `moves` (emptied
 /// first), in shakmaty's order (see the module's description). `pos` must not be in check:
 /// its evasions are not generated here. The list is filled in place: returned by value, its
@@ -42,7 +44,7 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
     };
     let occupied = board.occupied();
     let empty = !occupied;
-    let pinned = pinned(pos, king);
+    let pinned = pinned(pos.board(), pos.turn(), king);
     moves.clear();
     // A pinned piece moves only along the line through its king and its pinner.
     let free = |from: Square, targets: Bitboard| {
@@ -142,23 +144,6 @@ fn castling(pos: &Chess, king: Square, side: CastlingSide) -> Option<Move> {
     Some(Move::Castle { king, rook })
 }
 
-/// The side to move's pieces that stand alone between its king on `king` and an enemy
-/// slider.
-fn pinned(pos: &Chess, king: Square) -> Bitboard {
-    let board = pos.board();
-    let us = pos.turn();
-    let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
-        | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
-    let mut pinned = Bitboard::EMPTY;
-    for sniper in snipers & board.by_color(!us) {
-        let between = attacks::between(king, sniper) & board.occupied();
-        if between.count() == 1 {
-            pinned |= between & board.by_color(us);
-        }
-    }
-    pinned
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -217,7 +202,9 @@ mod tests {
                         let king = pos.board().king_of(pos.turn()).unwrap();
                         pinned_moves += moves
                             .iter()
-                            .filter(|m| pinned(&pos, king).contains(m.from().unwrap()))
+                            .filter(|m| {
+                                pinned(pos.board(), pos.turn(), king).contains(m.from().unwrap())
+                            })
                             .count();
                     }
                     let legal = pos.legal_moves();

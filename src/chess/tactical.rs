@@ -92,7 +92,7 @@ pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool
 }
 
 /// `us`'s pieces that stand alone between their king on `king` and an enemy slider.
-fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
+pub(crate) fn pinned(board: &Board, us: Color, king: Square) -> Bitboard {
     let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & board.rooks_and_queens())
         | (attacks::bishop_attacks(king, Bitboard::EMPTY) & board.bishops_and_queens());
     let mut pinned = Bitboard::EMPTY;
