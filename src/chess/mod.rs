@@ -7,6 +7,7 @@ pub mod epd;
 pub mod hashcheck;
 pub mod key_samples;
 pub mod key_update;
+pub mod legality;
 pub mod material;
 pub mod perft;
 pub mod position;

@@ -2,10 +2,13 @@
 //! legal here, checked on its own: shakmaty's check of one move builds a list of
 //! candidates first.
 
-use shakmaty::{Chess, Move, Position as _, Rank, Role, attacks};
+use shakmaty::{Chess, Move, Position as _};
+
+use super::legality::legal_move_between;
 
 /// Whether `mv`, a move without capture or promotion, is legal in `pos`, which must not be
-/// in check. Castling is left to shakmaty.
+/// in check. The move is rebuilt from its squares ([`legal_move_between`]) and must come
+/// out the same (the same piece, nothing captured); castling is left to shakmaty.
 ///
 /// ```
 /// use rookery::chess::{Position, quiet_legality::is_legal_quiet};
@@ -22,45 +25,16 @@ use shakmaty::{Chess, Move, Position as _, Rank, Role, attacks};
 pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
     debug_assert!(!pos.is_check(), "only out of check");
     let Move::Normal {
-        role,
         from,
         capture: None,
         to,
         promotion: None,
+        ..
     } = mv
     else {
         return matches!(mv, Move::Castle { .. }) && pos.is_legal(mv);
     };
-    let board = pos.board();
-    let us = pos.turn();
-    let occupied = board.occupied();
-    if board.piece_at(from) != Some(role.of(us)) || occupied.contains(to) {
-        return false;
-    }
-    let reachable = match role {
-        Role::Pawn => {
-            let forward = us.fold_wb(8, -8);
-            let one = from.offset(forward);
-            let last_rank = us.fold_wb(Rank::Eighth, Rank::First);
-            let second_rank = us.fold_wb(Rank::Second, Rank::Seventh);
-            (one == Some(to) && to.rank() != last_rank)
-                || (from.rank() == second_rank
-                    && one.is_some_and(|one| !occupied.contains(one))
-                    && one.and_then(|one| one.offset(forward)) == Some(to))
-        }
-        _ => attacks::attacks(from, role.of(us), occupied).contains(to),
-    };
-    if !reachable {
-        return false;
-    }
-    let Some(king) = board.king_of(us) else {
-        return false;
-    };
-    // Nothing is captured, so the enemy's pieces stay: the move is legal when no enemy
-    // piece attacks our king's square once the piece has moved.
-    let after = occupied.without(from).with(to);
-    let king_after = if role == Role::King { to } else { king };
-    board.attacks_to(king_after, !us, after).is_empty()
+    legal_move_between(pos, from, to, None) == Some(mv)
 }
 
 #[cfg(test)]
@@ -69,7 +43,7 @@ mod tests {
     use crate::chess::{Position, TRICKY_POSITIONS};
     use rand::rngs::ChaCha8Rng;
     use rand::{RngExt, SeedableRng};
-    use shakmaty::Square;
+    use shakmaty::{Role, Square};
 
     /// Along random games from positions rich in pins and castling, every quiet move of the
     /// last few positions (legal there, maybe not here) is judged as shakmaty judges it.

@@ -44,7 +44,7 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
     };
     let occupied = board.occupied();
     let empty = !occupied;
-    let pinned = pinned(pos.board(), pos.turn(), king);
+    let pinned = pinned(board, us, king);
     moves.clear();
     // A pinned piece moves only along the line through its king and its pinner.
     let free = |from: Square, targets: Bitboard| {

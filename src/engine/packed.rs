@@ -5,7 +5,9 @@
 //! when a legal move of the position packs the same ([`PackedMove::legal_in`]), so a stale
 //! or colliding entry can never make the engine play an illegal move.
 
-use shakmaty::{Bitboard, CastlingSide, Chess, Move, Position as _, Rank, Role, Square, attacks};
+use shakmaty::{CastlingSide, Chess, Move, Position as _, Role, Square};
+
+use crate::chess::legality::legal_move_between;
 
 /// A move squeezed into 16 bits; 0 means no move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -38,9 +40,8 @@ impl PackedMove {
     }
 
     /// The legal move of `pos` that packs to this one, if any, found without generating
-    /// moves: the move is rebuilt from the board (the piece on its origin square, what
-    /// stands on its target, en passant) and kept when that piece can make it and our king
-    /// is not attacked afterwards. Castling goes by shakmaty's castling moves.
+    /// moves: rebuilt from the board by [`legal_move_between`]. Castling goes by shakmaty's
+    /// castling moves.
     pub fn legal_in(self, pos: &Chess) -> Option<Move> {
         if self.is_none() {
             return None;
@@ -58,72 +59,7 @@ impl PackedMove {
             5 => Some(Role::Queen),
             _ => return None,
         };
-        let board = pos.board();
-        let us = pos.turn();
-        let piece = board.piece_at(from).filter(|piece| piece.color == us)?;
-        if board.by_color(us).contains(to) {
-            return None;
-        }
-        let occupied = board.occupied();
-        let capture = board.role_at(to);
-        // The move, if the piece can make it, and the square of the piece it takes.
-        let (mv, taken) = if piece.role == Role::Pawn {
-            let last_rank = us.fold_wb(Rank::Eighth, Rank::First);
-            if (to.rank() == last_rank) != promotion.is_some() {
-                return None;
-            }
-            let forward = us.fold_wb(8, -8);
-            let one = from.offset(forward);
-            let pushes = capture.is_none()
-                && (one == Some(to)
-                    || from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
-                        && one.is_some_and(|one| !occupied.contains(one))
-                        && from.offset(2 * forward) == Some(to));
-            let normal = Move::Normal {
-                role: Role::Pawn,
-                from,
-                capture,
-                to,
-                promotion,
-            };
-            if pushes {
-                (normal, None)
-            } else if !attacks::pawn_attacks(us, from).contains(to) {
-                return None;
-            } else if capture.is_some() {
-                (normal, Some(to))
-            } else if pos.maybe_ep_square() == Some(to) {
-                let taken = Square::from_coords(to.file(), from.rank());
-                (Move::EnPassant { from, to }, Some(taken))
-            } else {
-                return None;
-            }
-        } else {
-            if promotion.is_some() || !attacks::attacks(from, piece, occupied).contains(to) {
-                return None;
-            }
-            let mv = Move::Normal {
-                role: piece.role,
-                from,
-                capture,
-                to,
-                promotion: None,
-            };
-            (mv, capture.map(|_| to))
-        };
-        let king = if piece.role == Role::King {
-            to
-        } else {
-            board.king_of(us)?
-        };
-        let mut after = occupied.without(from);
-        let mut attackers = Bitboard::FULL;
-        if let Some(taken) = taken {
-            after = after.without(taken);
-            attackers = attackers.without(taken);
-        }
-        let attacked = board.attacks_to(king, !us, after.with(to)) & attackers;
-        attacked.is_empty().then_some(mv)
+        legal_move_between(pos, from, to, promotion)
     }
 
     /// The castling move of `pos` that packs to this one (king to rook), if it is legal.
