@@ -34,6 +34,13 @@ impl QuietScorer<'_> {
         let (from, to) = squares(mv);
         self.history[from][to] + continuation_sum(&self.continuations, this)
     }
+
+    /// [`QuietScorer::score`] of a quiet move from `from` to `to` (for castling, the king's
+    /// and the rook's squares), its fields read by the caller.
+    #[inline]
+    pub fn score_squares(&self, from: Square, to: Square, this: PieceTo) -> i32 {
+        self.history[from as usize][to as usize] + continuation_sum(&self.continuations, this)
+    }
 }
 
 /// The entries of a quiet move that puts down `this` in continuation `rows`, summed.

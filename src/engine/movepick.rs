@@ -200,26 +200,7 @@ impl<'m> MovePicker<'m> {
                     }
                 }
                 Stage::ScoreTactical => {
-                    let mut tactical_only = MoveList::new();
-                    let moves = match self.moves {
-                        Some(moves) => &*moves,
-                        None if tactical_moves(pos, self.in_check, &mut tactical_only) => {
-                            &tactical_only
-                        }
-                        None => self.moves.insert(pos.legal_moves()),
-                    };
-                    for &mv in moves.iter() {
-                        if !is_tactical(mv) || Some(mv) == self.tt_move {
-                            continue;
-                        }
-                        let score = mvv_lva(pos, mv)
-                            + heuristics.capture_history(self.side, mv) / capture_history_divisor();
-                        if see_ge(pos, mv, 0) {
-                            self.scored.push(mv, score);
-                        } else {
-                            self.losing.push(mv, score);
-                        }
-                    }
+                    self.score_tactical(pos, heuristics);
                     self.stage = Stage::GoodTactical;
                 }
                 Stage::GoodTactical => {
@@ -251,39 +232,7 @@ impl<'m> MovePicker<'m> {
                     }
                 }
                 Stage::ScoreQuiets => {
-                    self.scored.clear();
-                    let scorer = heuristics.quiet_scorer(self.side, self.lineage);
-                    // The target squares of the table move and the refutations: a move to
-                    // another square is none of them, known without comparing it with each
-                    // (comparing two moves matches on their kinds and fields).
-                    let handed_to = std::iter::once(self.tt_move)
-                        .chain(self.refutations)
-                        .flatten()
-                        .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
-                    // Not in check when nothing was generated yet (the tactical stage
-                    // generates every move there): then the quiet moves alone, in the order
-                    // the full list holds them, so that ties among their scores fall the
-                    // same way.
-                    let mut quiet_only = MoveList::new();
-                    let moves = match self.moves {
-                        Some(moves) => &*moves,
-                        None => {
-                            quiet_moves(pos, &mut quiet_only);
-                            &quiet_only
-                        }
-                    };
-                    for &mv in moves.iter() {
-                        if is_tactical(mv)
-                            || handed_to.contains(mv.to())
-                                && (Some(mv) == self.tt_move
-                                    || self.refutations.contains(&Some(mv)))
-                        {
-                            continue;
-                        }
-                        let this = (mv.role().of(self.side), mv.to());
-                        let score = scorer.score(mv, this);
-                        self.scored.push(mv, score);
-                    }
+                    self.score_quiets(pos, heuristics);
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -306,6 +255,80 @@ impl<'m> MovePicker<'m> {
                 }
                 Stage::Done => return None,
             }
+        }
+    }
+
+    /// Generates the tactical moves (every legal move when in check or when en passant is
+    /// legal) unless the node's moves are known, and scores them into the winning and the
+    /// losing ones. Kept out of [`MovePicker::advance`]: its move list and the tables it
+    /// reads would otherwise be set up on every call there.
+    #[inline(never)]
+    fn score_tactical(&mut self, pos: &Chess, heuristics: &Heuristics) {
+        let mut tactical_only = MoveList::new();
+        let moves = match self.moves {
+            Some(moves) => &*moves,
+            None if tactical_moves(pos, self.in_check, &mut tactical_only) => &tactical_only,
+            None => self.moves.insert(pos.legal_moves()),
+        };
+        for &mv in moves.iter() {
+            if !is_tactical(mv) || Some(mv) == self.tt_move {
+                continue;
+            }
+            let score = mvv_lva(pos, mv)
+                + heuristics.capture_history(self.side, mv) / capture_history_divisor();
+            if see_ge(pos, mv, 0) {
+                self.scored.push(mv, score);
+            } else {
+                self.losing.push(mv, score);
+            }
+        }
+    }
+
+    /// Generates the legal quiet moves unless the node's moves are known, and scores those
+    /// not handed out already by history. Kept out of [`MovePicker::advance`] as
+    /// [`MovePicker::score_tactical`] is.
+    #[inline(never)]
+    fn score_quiets(&mut self, pos: &Chess, heuristics: &Heuristics) {
+        self.scored.clear();
+        let scorer = heuristics.quiet_scorer(self.side, self.lineage);
+        // The target squares of the table move and the refutations: a move to another
+        // square is none of them, known without comparing it with each (comparing two moves
+        // matches on their kinds and fields).
+        let handed_to = std::iter::once(self.tt_move)
+            .chain(self.refutations)
+            .flatten()
+            .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
+        // Not in check when nothing was generated yet (the tactical stage generates every
+        // move there): then the quiet moves alone, in the order the full list holds them,
+        // so that ties among their scores fall the same way.
+        let mut quiet_only = MoveList::new();
+        let moves = match self.moves {
+            Some(moves) => &*moves,
+            None => {
+                quiet_moves(pos, &mut quiet_only);
+                &quiet_only
+            }
+        };
+        for &mv in moves.iter() {
+            // The move's fields, read once: each accessor matches on the move's kind.
+            let (role, from, to) = match mv {
+                Move::Normal {
+                    role,
+                    from,
+                    capture: None,
+                    to,
+                    promotion: None,
+                } => (role, from, to),
+                Move::Castle { king, rook } => (Role::King, king, rook),
+                _ => continue,
+            };
+            if handed_to.contains(to)
+                && (Some(mv) == self.tt_move || self.refutations.contains(&Some(mv)))
+            {
+                continue;
+            }
+            let score = scorer.score_squares(from, to, (role.of(self.side), to));
+            self.scored.push(mv, score);
         }
     }
 
