@@ -2,13 +2,11 @@
 //! legal here, checked on its own: shakmaty's check of one move builds a list of
 //! candidates first.
 
-use shakmaty::{Chess, Move, Position as _};
-
-use super::legality::legal_move_between;
+use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Rank, Role, Square, attacks};
 
 /// Whether `mv`, a move without capture or promotion, is legal in `pos`, which must not be
-/// in check. The move is rebuilt from its squares ([`legal_move_between`]) and must come
-/// out the same (the same piece, nothing captured); castling is left to shakmaty.
+/// in check: its piece stands on its origin square, its target is empty, the piece can
+/// make it, and its king is not attacked afterwards. Castling is left to shakmaty.
 ///
 /// ```
 /// use rookery::chess::{Position, quiet_legality::is_legal_quiet};
@@ -25,16 +23,62 @@ use super::legality::legal_move_between;
 pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
     debug_assert!(!pos.is_check(), "only out of check");
     let Move::Normal {
+        role,
         from,
         capture: None,
         to,
         promotion: None,
-        ..
     } = mv
     else {
         return matches!(mv, Move::Castle { .. }) && pos.is_legal(mv);
     };
-    legal_move_between(pos, from, to, None) == Some(mv)
+    let board = pos.board();
+    let us = pos.turn();
+    let occupied = board.occupied();
+    if !(board.by_color(us) & board.by_role(role)).contains(from) || occupied.contains(to) {
+        return false;
+    }
+    match role {
+        Role::Pawn => pawn_pushes(us, from, to, occupied) && keeps_king_covered(pos, from, to),
+        Role::King => {
+            attacks::king_attacks(from).contains(to)
+                && board.attacks_to(to, !us, occupied.without(from)).is_empty()
+        }
+        _ => {
+            attacks::attacks(from, role.of(us), occupied).contains(to)
+                && keeps_king_covered(pos, from, to)
+        }
+    }
+}
+
+/// Whether a pawn of `us` on `from` pushes to the empty square `to` (one step, or two from
+/// its starting rank over an empty square), not onto the last rank (a promotion).
+fn pawn_pushes(us: Color, from: Square, to: Square, occupied: Bitboard) -> bool {
+    let forward = us.fold_wb(8, -8);
+    let one = from.offset(forward);
+    to.rank() != us.fold_wb(Rank::Eighth, Rank::First)
+        && (one == Some(to)
+            || from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
+                && one.is_some_and(|one| !occupied.contains(one))
+                && from.offset(2 * forward) == Some(to))
+}
+
+/// Whether the king of the side to move, not in check, stays out of check when one of its
+/// other pieces goes from `from` to the empty square `to`. Only a slider behind `from`, on
+/// a line through the king, can attack it then: the move opens no other line.
+fn keeps_king_covered(pos: &Chess, from: Square, to: Square) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let Some(king) = board.king_of(us) else {
+        return false;
+    };
+    if attacks::ray(king, from).is_empty() {
+        return true;
+    }
+    let after = board.occupied().without(from).with(to);
+    let sliders = attacks::rook_attacks(king, after) & board.rooks_and_queens()
+        | attacks::bishop_attacks(king, after) & board.bishops_and_queens();
+    (sliders & board.by_color(!us)).is_empty()
 }
 
 #[cfg(test)]
