@@ -174,15 +174,54 @@ impl Accumulator {
         before: &Chess,
         mv: Move,
     ) -> bool {
-        let changes = Changes::of(before, mv);
         // Without king mirroring (and so without king buckets) every view is the plain one:
         // a constant, which leaves this path the plain row lookups it always was.
         if net.architecture().king_mirror {
+            let changes = Changes::of(before, mv);
             return self.update_viewed::<N>(child, net, before, &changes);
         }
-        self.update_perspective::<N>(child, net, &changes, Color::White, InputView::PLAIN);
-        self.update_perspective::<N>(child, net, &changes, Color::Black, InputView::PLAIN);
+        let us = before.turn();
+        // Quiet moves and plain captures, most moves, read their rows straight from the
+        // move: no list of changes is built for them.
+        match mv {
+            Move::Normal {
+                role,
+                from,
+                capture,
+                to,
+                promotion,
+            } => {
+                let moved = (role.of(us), from);
+                let put = (promotion.unwrap_or(role).of(us), to);
+                match capture {
+                    None => self.update_plain::<N>(child, net, &[moved], &[put]),
+                    Some(taken) => {
+                        let removed = [moved, (taken.of(!us), to)];
+                        self.update_plain::<N>(child, net, &removed, &[put]);
+                    }
+                }
+            }
+            _ => {
+                let changes = Changes::of(before, mv);
+                self.update_plain::<N>(child, net, &changes.removed, &changes.added);
+            }
+        }
         false
+    }
+
+    /// Both perspectives updated in the plain view (without king mirroring): the rows of
+    /// the pieces `removed` taken off, those of the pieces `added` put on.
+    #[inline(always)]
+    fn update_plain<const N: usize>(
+        &self,
+        child: &mut Accumulator,
+        net: &Network,
+        removed: &[(Piece, Square)],
+        added: &[(Piece, Square)],
+    ) {
+        for color in Color::ALL {
+            self.update_perspective::<N>(child, net, removed, added, color, InputView::PLAIN);
+        }
     }
 
     /// The update under king mirroring (and king buckets): the side whose king's move
@@ -204,7 +243,8 @@ impl Accumulator {
                 let view = |color| view(net, before.board(), color);
                 let (ours, theirs) = (view(us), view(!us));
                 // The other side's king stays where it is: its perspective is updated.
-                self.update_perspective::<N>(child, net, changes, !us, theirs);
+                let (removed, added) = (&changes.removed[..], &changes.added[..]);
+                self.update_perspective::<N>(child, net, removed, added, !us, theirs);
                 match changes.king_destination() {
                     Some(king) if net.architecture().view(us, king) != ours => {
                         let after = changes.apply(before.board());
@@ -212,7 +252,7 @@ impl Accumulator {
                         true
                     }
                     _ => {
-                        self.update_perspective::<N>(child, net, changes, us, ours);
+                        self.update_perspective::<N>(child, net, removed, added, us, ours);
                         false
                     }
                 }
@@ -220,14 +260,16 @@ impl Accumulator {
         )
     }
 
-    /// Writes `color`'s perspective of `child`: this one's with the rows of `changes`
-    /// taken off and put on, in `view`; `N` values ([`RUNTIME`]: the net's hidden size).
+    /// Writes `color`'s perspective of `child`: this one's with the rows of the pieces
+    /// `removed` taken off and those of the pieces `added` put on, in `view`; `N` values
+    /// ([`RUNTIME`]: the net's hidden size).
     #[inline(always)]
     fn update_perspective<const N: usize>(
         &self,
         child: &mut Accumulator,
         net: &Network,
-        changes: &Changes,
+        removed: &[(Piece, Square)],
+        added: &[(Piece, Square)],
         color: Color,
         view: InputView,
     ) {
@@ -235,7 +277,7 @@ impl Accumulator {
         let row = |change| row_of(net, color, view, change, n);
         let out = &mut child.perspective_mut(color)[..n];
         let parent = &self.perspective(color)[..n];
-        match (changes.removed.as_slice(), changes.added.as_slice()) {
+        match (removed, added) {
             // A quiet move: one row off, one on.
             ([r], [a]) => sub_add(out, parent, row(r), row(a)),
             // A capture or en passant: two off, one on.
