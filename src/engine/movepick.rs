@@ -22,14 +22,22 @@ pub fn is_tactical(mv: Move) -> bool {
     mv.is_capture() || mv.is_promotion()
 }
 
-/// Captures and promotions: most valuable victim first, least valuable attacker next.
-fn mvv_lva(pos: &Chess, mv: Move) -> i32 {
-    let victim = match mv {
-        Move::EnPassant { .. } => see_value(Role::Pawn),
-        _ => pos.board().role_at(mv.to()).map_or(0, see_value),
+/// Captures and promotions: most valuable victim first, least valuable attacker next. The
+/// victim is the one the move names (a legal move names the piece on its target), so the
+/// board is not read.
+fn mvv_lva(mv: Move) -> i32 {
+    let (attacker, victim, promotion) = match mv {
+        Move::Normal {
+            role,
+            capture,
+            promotion,
+            ..
+        } => (role, capture, promotion),
+        Move::EnPassant { .. } => (Role::Pawn, Some(Role::Pawn), None),
+        _ => (mv.role(), None, None),
     };
-    let promotion = mv.promotion().map_or(0, see_value);
-    16 * (victim + promotion) - see_value(mv.role()) / 16
+    let value = |role: Option<Role>| role.map_or(0, see_value);
+    16 * (value(victim) + value(promotion)) - see_value(attacker) / 16
 }
 
 /// Which stage of the ordering handed a move out.
@@ -274,8 +282,8 @@ impl<'m> MovePicker<'m> {
             if !is_tactical(mv) || Some(mv) == self.tt_move {
                 continue;
             }
-            let score = mvv_lva(pos, mv)
-                + heuristics.capture_history(self.side, mv) / capture_history_divisor();
+            let score =
+                mvv_lva(mv) + heuristics.capture_history(self.side, mv) / capture_history_divisor();
             if see_ge(pos, mv, 0) {
                 self.scored.push(mv, score);
             } else {
@@ -370,10 +378,10 @@ pub struct TacticalPicker {
 impl TacticalPicker {
     /// Adds the tactical moves among `moves` (all of them when `in_check`).
     #[inline]
-    pub fn fill(&mut self, pos: &Chess, moves: &MoveList, in_check: bool) {
+    pub fn fill(&mut self, moves: &MoveList, in_check: bool) {
         for &mv in moves.iter() {
             if is_tactical(mv) {
-                self.scored.push(mv, mvv_lva(pos, mv));
+                self.scored.push(mv, mvv_lva(mv));
             } else if in_check {
                 self.scored.push(mv, 0);
             }
@@ -574,7 +582,7 @@ mod tests {
         let pos = position("4k3/8/8/3q1r2/4P3/8/8/4K3 w - - 0 1");
         let moves = pos.legal_moves();
         let mut picker = TacticalPicker::default();
-        picker.fill(&pos, &moves, false);
+        picker.fill(&moves, false);
         let order: Vec<Move> = picker.collect();
         assert_eq!(order.len(), 2);
         assert_eq!(order[0].to(), Square::D5);
@@ -583,7 +591,7 @@ mod tests {
         let check = position("4k3/8/8/8/8/8/3q4/4K3 w - - 0 1");
         let evasions = check.legal_moves();
         let mut picker = TacticalPicker::default();
-        picker.fill(&check, &evasions, true);
+        picker.fill(&evasions, true);
         let all: Vec<Move> = picker.collect();
         assert_eq!(all.len(), evasions.len());
         assert!(is_tactical(all[0]), "taking the queen comes first");

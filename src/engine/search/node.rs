@@ -251,7 +251,7 @@ impl Worker<'_> {
                 } else {
                     moves.get_or_insert_with(|| self.board.legal_moves())
                 };
-                picker.fill(self.board.chess(), list, false);
+                picker.fill(list, false);
                 for mv in picker.by_ref() {
                     if !see_ge(self.board.chess(), mv, probcut_beta - eval) {
                         continue;
@@ -604,7 +604,7 @@ impl Worker<'_> {
             }
         }
         let mut picker = TacticalPicker::default();
-        picker.fill(self.board.chess(), &moves, in_check);
+        picker.fill(&moves, in_check);
         for mv in picker.by_ref() {
             if let Some(base) = futility_base
                 && !mv.is_promotion()
