@@ -2,7 +2,7 @@
 //! from the board instead of searched for among generated moves (shakmaty's check of one
 //! move builds a list of candidates first).
 
-use shakmaty::{Bitboard, Chess, Move, Position as _, Rank, Role, Square, attacks};
+use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Rank, Role, Square, attacks};
 
 /// The legal move of `pos` from `from` to `to` with `promotion`, if there is one, castling
 /// aside: rebuilt from the board (the piece on its origin square, what stands on its
@@ -46,13 +46,7 @@ pub fn legal_move_between(
         if (to.rank() == last_rank) != promotion.is_some() {
             return None;
         }
-        let forward = us.fold_wb(8, -8);
-        let one = from.offset(forward);
-        let pushes = capture.is_none()
-            && (one == Some(to)
-                || from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
-                    && one.is_some_and(|one| !occupied.contains(one))
-                    && from.offset(2 * forward) == Some(to));
+        let pushes = capture.is_none() && pawn_push_reaches(us, from, to, occupied);
         let normal = Move::Normal {
             role: Role::Pawn,
             from,
@@ -98,4 +92,15 @@ pub fn legal_move_between(
     }
     let attacked = board.attacks_to(king, !us, after.with(to)) & attackers;
     attacked.is_empty().then_some(mv)
+}
+
+/// Whether a pawn of `us` on `from` pushes to `to`, which must be empty: one step forward,
+/// or two from its starting rank over an empty square (promotions included).
+pub(crate) fn pawn_push_reaches(us: Color, from: Square, to: Square, occupied: Bitboard) -> bool {
+    let forward = us.fold_wb(8, -8);
+    let one = from.offset(forward);
+    one == Some(to)
+        || from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
+            && one.is_some_and(|one| !occupied.contains(one))
+            && from.offset(2 * forward) == Some(to)
 }

@@ -4,6 +4,8 @@
 
 use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Rank, Role, Square, attacks};
 
+use super::legality::pawn_push_reaches;
+
 /// Whether `mv`, a move without capture or promotion, is legal in `pos`, which must not be
 /// in check: its piece stands on its origin square, its target is empty, the piece can
 /// make it, and its king is not attacked afterwards. Castling is left to shakmaty.
@@ -51,16 +53,10 @@ pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
     }
 }
 
-/// Whether a pawn of `us` on `from` pushes to the empty square `to` (one step, or two from
-/// its starting rank over an empty square), not onto the last rank (a promotion).
+/// Whether a pawn of `us` on `from` pushes to the empty square `to`, not onto the last rank
+/// (a promotion).
 fn pawn_pushes(us: Color, from: Square, to: Square, occupied: Bitboard) -> bool {
-    let forward = us.fold_wb(8, -8);
-    let one = from.offset(forward);
-    to.rank() != us.fold_wb(Rank::Eighth, Rank::First)
-        && (one == Some(to)
-            || from.rank() == us.fold_wb(Rank::Second, Rank::Seventh)
-                && one.is_some_and(|one| !occupied.contains(one))
-                && from.offset(2 * forward) == Some(to))
+    to.rank() != us.fold_wb(Rank::Eighth, Rank::First) && pawn_push_reaches(us, from, to, occupied)
 }
 
 /// Whether the king of the side to move, not in check, stays out of check when one of its
