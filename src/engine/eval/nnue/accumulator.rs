@@ -24,6 +24,32 @@ pub struct Accumulator {
     values: Box<[i16]>,
 }
 
+/// The pieces a normal move (not en passant, castling or a drop) by `us` changes: the piece
+/// it lifts from its origin, the one it captures on its target if any, and the one it puts
+/// down there (the promoted piece for a promotion); `None` for the other moves.
+#[inline(always)]
+fn normal_move_pieces(us: Color, mv: Move) -> Option<NormalMovePieces> {
+    let Move::Normal {
+        role,
+        from,
+        capture,
+        to,
+        promotion,
+    } = mv
+    else {
+        return None;
+    };
+    let taken = capture.map(|captured| (captured.of(!us), to));
+    Some((
+        (role.of(us), from),
+        taken,
+        (promotion.unwrap_or(role).of(us), to),
+    ))
+}
+
+/// What [`normal_move_pieces`] finds: the piece lifted, the piece taken, the piece put down.
+type NormalMovePieces = ((Piece, Square), Option<(Piece, Square)>, (Piece, Square));
+
 /// The pieces a move takes off squares and puts on squares (two at most each way).
 #[derive(Clone, Debug, Default)]
 struct Changes {
@@ -36,18 +62,12 @@ impl Changes {
         let us = before.turn();
         let mut changes = Changes::default();
         match mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                changes.removed.push((role.of(us), from));
-                if let Some(captured) = capture {
-                    changes.removed.push((captured.of(!us), to));
+            Move::Normal { .. } => {
+                if let Some((lifted, taken, put)) = normal_move_pieces(us, mv) {
+                    changes.removed.push(lifted);
+                    changes.removed.extend(taken);
+                    changes.added.push(put);
                 }
-                changes.added.push((promotion.unwrap_or(role).of(us), to));
             }
             Move::EnPassant { from, to } => {
                 changes.removed.push((Role::Pawn.of(us), from));
@@ -183,25 +203,12 @@ impl Accumulator {
         let us = before.turn();
         // Quiet moves and plain captures, most moves, read their rows straight from the
         // move: no list of changes is built for them.
-        match mv {
-            Move::Normal {
-                role,
-                from,
-                capture,
-                to,
-                promotion,
-            } => {
-                let moved = (role.of(us), from);
-                let put = (promotion.unwrap_or(role).of(us), to);
-                match capture {
-                    None => self.update_plain::<N>(child, net, &[moved], &[put]),
-                    Some(taken) => {
-                        let removed = [moved, (taken.of(!us), to)];
-                        self.update_plain::<N>(child, net, &removed, &[put]);
-                    }
-                }
+        match normal_move_pieces(us, mv) {
+            Some((lifted, None, put)) => self.update_plain::<N>(child, net, &[lifted], &[put]),
+            Some((lifted, Some(taken), put)) => {
+                self.update_plain::<N>(child, net, &[lifted, taken], &[put]);
             }
-            _ => {
+            None => {
                 let changes = Changes::of(before, mv);
                 self.update_plain::<N>(child, net, &changes.removed, &changes.added);
             }
