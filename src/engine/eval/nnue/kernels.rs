@@ -89,10 +89,11 @@ impl Kernel {
         }
     }
 
-    /// `sum(clamp(x, 0, QA) x w)` over slices of equal length, a multiple of 16.
+    /// `sum(clamp(x, 0, QA) x w)` over both pairs of values `x` and weights `w` (both
+    /// perspectives of a position): four slices of equal length, a multiple of 16.
     #[inline]
-    pub(super) fn crelu_dot(self, x: &[i16], w: &[i16]) -> i64 {
-        debug_assert!(x.len() == w.len() && x.len().is_multiple_of(STEP));
+    pub(super) fn crelu_dot(self, x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+        debug_assert!(pairs_fit(x, w));
         match self.0 {
             Instructions::Portable => crelu_dot_portable(x, w),
             // SAFETY: a kernel of AVX2 instructions is made only by `Kernel::avx2`, which
@@ -102,11 +103,11 @@ impl Kernel {
         }
     }
 
-    /// `sum(clamp(x, 0, QA)^2 x w)` over slices of equal length, a multiple of 16, with
-    /// every `|w| <= SCRELU_MAX_WEIGHT`.
+    /// `sum(clamp(x, 0, QA)^2 x w)` over both pairs of values `x` and weights `w`, as
+    /// [`Kernel::crelu_dot`], with every `|w| <= SCRELU_MAX_WEIGHT`.
     #[inline]
-    pub(super) fn screlu_dot(self, x: &[i16], w: &[i16]) -> i64 {
-        debug_assert!(x.len() == w.len() && x.len().is_multiple_of(STEP));
+    pub(super) fn screlu_dot(self, x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+        debug_assert!(pairs_fit(x, w));
         match self.0 {
             Instructions::Portable => screlu_dot_portable(x, w),
             // SAFETY: as for `crelu_dot`.
@@ -116,11 +117,19 @@ impl Kernel {
     }
 }
 
+/// Whether the values and weights of both pairs have one length, a multiple of 16.
+fn pairs_fit(x: [&[i16]; 2], w: [&[i16]; 2]) -> bool {
+    let n = x[0].len();
+    n.is_multiple_of(STEP) && [x[1], w[0], w[1]].iter().all(|s| s.len() == n)
+}
+
 /// The portable CReLU loop: 16 lanes of `i32` sums, so the compiler keeps it in vector
 /// registers. A lane adds `hidden / 16` products of at most `255 x 32768`: within `i32`.
 #[inline(always)]
-fn crelu_dot_portable(x: &[i16], w: &[i16]) -> i64 {
-    sized(x.len(), |n| crelu_dot_portable_n(&x[..n], &w[..n]))
+fn crelu_dot_portable(x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+    sized(x[0].len(), |n| {
+        crelu_dot_portable_n(&x[0][..n], &w[0][..n]) + crelu_dot_portable_n(&x[1][..n], &w[1][..n])
+    })
 }
 
 #[inline(always)]
@@ -138,8 +147,11 @@ fn crelu_dot_portable_n(x: &[i16], w: &[i16]) -> i64 {
 /// The portable SCReLU loop: `v x w` wraps in `i16` as `vpmullw` does (exact within the
 /// weight bound), then `x v` into 16 `i32` lanes.
 #[inline(always)]
-fn screlu_dot_portable(x: &[i16], w: &[i16]) -> i64 {
-    sized(x.len(), |n| screlu_dot_portable_n(&x[..n], &w[..n]))
+fn screlu_dot_portable(x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+    sized(x[0].len(), |n| {
+        screlu_dot_portable_n(&x[0][..n], &w[0][..n])
+            + screlu_dot_portable_n(&x[1][..n], &w[1][..n])
+    })
 }
 
 #[inline(always)]
@@ -165,9 +177,10 @@ fn run_avx2<R>(f: impl FnOnce() -> R) -> R {
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16,
-    _mm256_min_epi16, _mm256_mullo_epi16, _mm256_set1_epi16, _mm256_setzero_si256,
-    _mm256_storeu_si256,
+    __m256i, _mm_add_epi64, _mm_cvtsi128_si64, _mm_unpackhi_epi64, _mm256_add_epi32,
+    _mm256_add_epi64, _mm256_castsi256_si128, _mm256_cvtepi32_epi64, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_madd_epi16, _mm256_max_epi16, _mm256_min_epi16, _mm256_mullo_epi16,
+    _mm256_set1_epi16, _mm256_setzero_si256,
 };
 
 /// Loads 16 values.
@@ -179,15 +192,24 @@ fn load(chunk: &[i16; STEP]) -> __m256i {
     unsafe { _mm256_loadu_si256(chunk.as_ptr().cast::<__m256i>()) }
 }
 
-/// The sum of the eight `i32` lanes.
+/// The sum of the sixteen `i32` lanes of two sums, in `i64`: each sum's lanes widened to
+/// `i64` and added in registers.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn lane_sum(sum: __m256i) -> i64 {
-    let mut lanes = [0i32; 8];
-    // SAFETY: `lanes` is 32 bytes, the width of an unaligned store.
-    unsafe { _mm256_storeu_si256(lanes.as_mut_ptr().cast::<__m256i>(), sum) };
-    lanes.iter().map(|&l| i64::from(l)).sum()
+fn lane_sum([a, b]: [__m256i; 2]) -> i64 {
+    let widen = |x: __m256i| {
+        _mm256_add_epi64(
+            _mm256_cvtepi32_epi64(_mm256_castsi256_si128(x)),
+            _mm256_cvtepi32_epi64(_mm256_extracti128_si256::<1>(x)),
+        )
+    };
+    let quad = _mm256_add_epi64(widen(a), widen(b));
+    let pair = _mm_add_epi64(
+        _mm256_castsi256_si128(quad),
+        _mm256_extracti128_si256::<1>(quad),
+    );
+    _mm_cvtsi128_si64(_mm_add_epi64(pair, _mm_unpackhi_epi64(pair, pair)))
 }
 
 /// The AVX2 CReLU kernel: 16 values a step, clipped with `max`/`min`, multiplied and added
@@ -195,14 +217,17 @@ fn lane_sum(sum: __m256i) -> i64 {
 /// `2 x 255 x 32768`: within `i32`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn crelu_dot_avx2(x: &[i16], w: &[i16]) -> i64 {
-    sized(x.len(), |n| crelu_dot_avx2_n(&x[..n], &w[..n]))
+fn crelu_dot_avx2(x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+    sized(x[0].len(), |n| {
+        lane_sum([0, 1].map(|i| crelu_sum_avx2(&x[i][..n], &w[i][..n])))
+    })
 }
 
+/// One pair's CReLU sum in eight `i32` lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn crelu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
+fn crelu_sum_avx2(x: &[i16], w: &[i16]) -> __m256i {
     let zero = _mm256_setzero_si256();
     let ceiling = _mm256_set1_epi16(QA as i16);
     let mut sum = _mm256_setzero_si256();
@@ -210,21 +235,24 @@ fn crelu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
         let clipped = _mm256_min_epi16(_mm256_max_epi16(load(xs), zero), ceiling);
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(clipped, load(ws)));
     }
-    lane_sum(sum)
+    sum
 }
 
 /// The AVX2 SCReLU kernel: clip, `vpmullw` by the weights (in `i16`), then `vpmaddwd` by
 /// the clipped values again.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn screlu_dot_avx2(x: &[i16], w: &[i16]) -> i64 {
-    sized(x.len(), |n| screlu_dot_avx2_n(&x[..n], &w[..n]))
+fn screlu_dot_avx2(x: [&[i16]; 2], w: [&[i16]; 2]) -> i64 {
+    sized(x[0].len(), |n| {
+        lane_sum([0, 1].map(|i| screlu_sum_avx2(&x[i][..n], &w[i][..n])))
+    })
 }
 
+/// One pair's SCReLU sum in eight `i32` lanes.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn screlu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
+fn screlu_sum_avx2(x: &[i16], w: &[i16]) -> __m256i {
     let zero = _mm256_setzero_si256();
     let ceiling = _mm256_set1_epi16(QA as i16);
     let mut sum = _mm256_setzero_si256();
@@ -233,5 +261,5 @@ fn screlu_dot_avx2_n(x: &[i16], w: &[i16]) -> i64 {
         let weighted = _mm256_mullo_epi16(clipped, load(ws));
         sum = _mm256_add_epi32(sum, _mm256_madd_epi16(weighted, clipped));
     }
-    lane_sum(sum)
+    sum
 }

@@ -174,13 +174,12 @@ impl Network {
         let score = match self.arch.activation {
             Activation::CReLU => {
                 const QB: i64 = Activation::CReLU.qb() as i64;
-                let sum = kernel.crelu_dot(us, w_us) + kernel.crelu_dot(them, w_them) + bias;
+                let sum = kernel.crelu_dot([us, them], [w_us, w_them]) + bias;
                 sum * i64::from(SCALE) / (QA64 * QB)
             }
             Activation::SCReLU => {
                 const QB: i64 = Activation::SCReLU.qb() as i64;
-                let sum =
-                    kernel.screlu_dot(us, w_us) + kernel.screlu_dot(them, w_them) + bias * QA64;
+                let sum = kernel.screlu_dot([us, them], [w_us, w_them]) + bias * QA64;
                 sum * i64::from(SCALE) / (QA64 * QA64 * QB)
             }
         };
