@@ -103,14 +103,14 @@ pub(super) struct ThreadCounters {
 pub(super) struct Reductions([[u8; 64]; 64]);
 
 impl Reductions {
-    /// The table from the tunable base and divisor.
+    /// The table from the tunable base and divisor. The logarithms are taken once for
+    /// each of the 64 numbers (each search builds the table).
     pub(super) fn new() -> Reductions {
+        let ln: [f64; 64] = std::array::from_fn(|n| (n as f64).ln());
         let mut table = [[0u8; 64]; 64];
         for (depth, row) in table.iter_mut().enumerate().skip(1) {
             for (moves, r) in row.iter_mut().enumerate().skip(1) {
-                *r = (pct(lmr_base_pct())
-                    + (depth as f64).ln() * (moves as f64).ln() / pct(lmr_divisor_pct()))
-                    as u8;
+                *r = (pct(lmr_base_pct()) + ln[depth] * ln[moves] / pct(lmr_divisor_pct())) as u8;
             }
         }
         Reductions(table)
