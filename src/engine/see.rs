@@ -31,18 +31,18 @@ fn attackers(board: &Board, square: Square, occupied: Bitboard) -> Bitboard {
         & occupied
 }
 
-/// True when `mv` wins at least `threshold` centipawns in the exchange it starts.
-/// Castling and en passant are treated as plain moves of their value.
+/// True when the legal move `mv` wins at least `threshold` centipawns in the exchange it
+/// starts. Castling and en passant are treated as plain moves of their value.
 pub fn see_ge(pos: &Chess, mv: Move, threshold: i32) -> bool {
-    let (from, to) = match mv {
-        Move::Normal { from, to, .. } | Move::EnPassant { from, to } => (from, to),
+    // A legal move names the piece it takes: the board is not read for it.
+    let (from, to, captured) = match mv {
+        Move::Normal {
+            from, to, capture, ..
+        } => (from, to, capture.map_or(0, see_value)),
+        Move::EnPassant { from, to } => (from, to, see_value(Role::Pawn)),
         _ => return threshold <= 0,
     };
     let board = pos.board();
-    let captured = match mv {
-        Move::EnPassant { .. } => see_value(Role::Pawn),
-        _ => board.role_at(to).map_or(0, see_value),
-    };
     // Gain so far, from the mover's side, if the opponent stops here.
     let mut balance = captured - threshold;
     if balance < 0 {
