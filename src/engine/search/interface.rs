@@ -165,6 +165,12 @@ pub struct CurrentMove {
 pub trait Reporter: Send + Sync {
     /// A completed (or bound-failed) line.
     fn line(&self, line: &Line);
+    /// Whether [`Reporter::line`] does anything with the lines: a reporter that drops them
+    /// spares the search building them (the table's fill among them, thousands of slots
+    /// read at every iteration).
+    fn wants_lines(&self) -> bool {
+        true
+    }
     /// The main thread starts searching a root move (only after the search has run for a
     /// while).
     fn current_move(&self, _current: &CurrentMove) {}
@@ -185,6 +191,10 @@ pub struct Silent;
 
 impl Reporter for Silent {
     fn line(&self, _: &Line) {}
+
+    fn wants_lines(&self) -> bool {
+        false
+    }
 }
 
 /// The outcome of a search.

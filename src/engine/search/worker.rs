@@ -353,7 +353,7 @@ impl Worker<'_> {
         bound: Option<Bound>,
         reporter: &dyn Reporter,
     ) {
-        if lines > self.shared.shown_lines {
+        if lines > self.shared.shown_lines || !reporter.wants_lines() {
             return;
         }
         self.publish_counters();
