@@ -1,6 +1,6 @@
 //! The score the search reads: the evaluator's, scaled down as material leaves the board
-//! and as the fifty-move counter runs toward a draw. Both factors are 1 at their tunables'
-//! value 0.
+//! and as the fifty-move counter runs toward a draw, and (off in play) for a side ahead with
+//! few pawns. Each factor is 1 at its tunable's value 0.
 
 use shakmaty::{Chess, Color, Position as _};
 
@@ -72,7 +72,7 @@ pub fn few_pawns_scaled(score: i32, pos: &Chess, strength: i32) -> i32 {
     } else {
         Color::other(pos.turn())
     };
-    let pawns = i64::from((board.pawns() & board.by_color(ahead)).count() as u32);
+    let pawns = (board.pawns() & board.by_color(ahead)).count() as i64;
     let kept = (36 + 7 * pawns).min(64);
     if kept == 64 {
         return score;
