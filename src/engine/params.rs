@@ -262,9 +262,6 @@ tunables! {
     /// Hundredths by which the evaluation shrinks at a halfmove clock of 100, in
     /// proportion to the clock (0: not scaled).
     eval_fifty_move_damping_pct = 50, 0..=100, 5;
-    /// Hundredths of the few-pawns scaling: with material gone, a side ahead with fewer
-    /// than four pawns keeps (36 + 7 x pawns) / 64 of its score at 100 (0: not scaled).
-    eval_few_pawns_pct = 0, 0..=200, 10;
 
     // Piece values of exchange evaluation (see.rs) and capture ordering; the pawn is 100.
     /// Knight.

@@ -1,13 +1,13 @@
 //! The score the search reads: the evaluator's, scaled down as material leaves the board
-//! and as the fifty-move counter runs toward a draw, and (off in play) for a side ahead with
-//! few pawns. Each factor is 1 at its tunable's value 0.
+//! and as the fifty-move counter runs toward a draw. Both factors are 1 at their tunables'
+//! value 0.
 
-use shakmaty::{Chess, Color, Position as _};
+use shakmaty::{Chess, Position as _};
 
 use crate::chess::material::PieceValues;
 use crate::engine::params::{
-    eval_few_pawns_pct, eval_fifty_move_damping_pct, eval_material_scale_pct, see_bishop,
-    see_knight, see_queen, see_rook,
+    eval_fifty_move_damping_pct, eval_material_scale_pct, see_bishop, see_knight, see_queen,
+    see_rook,
 };
 
 /// The piece values material is counted in: a pawn of 100 and the exchange evaluation's
@@ -50,38 +50,12 @@ impl Scaling {
 /// `raw` scaled by the tunables' strengths: see [`scaled_by`].
 #[inline]
 pub fn scaled(raw: i32, pos: &Chess) -> i32 {
-    let score = scaled_by(
+    scaled_by(
         raw,
         pos,
         eval_material_scale_pct(),
         eval_fifty_move_damping_pct(),
-    );
-    few_pawns_scaled(score, pos, eval_few_pawns_pct())
-}
-
-/// `score` (for the side to move) times `1 - strength/100 x (material missing share) x (1 -
-/// min(64, 36 + 7 x pawns of the side ahead) / 64)`: a side ahead with fewer than four
-/// pawns left converts its lead less often, the more so the emptier the board.
-pub fn few_pawns_scaled(score: i32, pos: &Chess, strength: i32) -> i32 {
-    if strength == 0 || score == 0 {
-        return score;
-    }
-    let board = pos.board();
-    let ahead = if score > 0 {
-        pos.turn()
-    } else {
-        Color::other(pos.turn())
-    };
-    let pawns = (board.pawns() & board.by_color(ahead)).count() as i64;
-    let kept = (36 + 7 * pawns).min(64);
-    if kept == 64 {
-        return score;
-    }
-    let values = exchange_values();
-    let full = values.at_start();
-    let missing = (full - values.on(board)).clamp(0, full);
-    let loss = i64::from(strength) * missing * (64 - kept);
-    (i64::from(score) * (6400 * full - loss).max(0) / (6400 * full)) as i32
+    )
 }
 
 /// `raw` times `1 - material_pct/100 x (material missing from the start position's) /
@@ -143,31 +117,6 @@ mod tests {
         assert_eq!(scaled_by(315, &chess(ROOK_ENDING), 32, 0), expected);
         assert!(expected < 315 * 3 / 4);
         assert_eq!(scaled_by(-315, &chess(ROOK_ENDING), 32, 0), -expected);
-    }
-
-    #[test]
-    fn a_side_ahead_with_few_pawns_keeps_less_of_its_score() {
-        // White: a rook and one pawn; black: a rook and four pawns.
-        let fen = |turn: &str| format!("8/pppp1k2/8/8/8/3K4/R3P3/r7 {turn} - - 0 60");
-        let white_to_move = chess(&fen("w"));
-        let full = exchange_values().at_start();
-        let missing = full - exchange_values().on(white_to_move.board());
-        // One pawn: (36 + 7) / 64 kept at full strength, in proportion to the missing share.
-        let expected = (300 * (6400 * full - 100 * missing * (64 - 43)) / (6400 * full)) as i32;
-        assert_eq!(few_pawns_scaled(300, &white_to_move, 100), expected);
-        assert!(expected < 300 * 3 / 4, "{expected}");
-        // The same lead read from black's side: white is still the side ahead.
-        assert_eq!(few_pawns_scaled(-300, &chess(&fen("b")), 100), -expected);
-        // Black ahead, with four pawns: not scaled.
-        assert_eq!(few_pawns_scaled(-300, &white_to_move, 100), -300);
-        assert_eq!(few_pawns_scaled(300, &chess(&fen("b")), 100), 300);
-    }
-
-    #[test]
-    fn few_pawns_scaling_leaves_full_boards_and_strength_zero_alone() {
-        assert_eq!(few_pawns_scaled(120, &chess(START), 100), 120);
-        assert_eq!(few_pawns_scaled(300, &chess(ROOK_ENDING), 0), 300);
-        assert_eq!(few_pawns_scaled(0, &chess(ROOK_ENDING), 100), 0);
     }
 
     #[test]
