@@ -353,10 +353,15 @@ impl Worker<'_> {
         bound: Option<Bound>,
         reporter: &dyn Reporter,
     ) {
-        if lines > self.shared.shown_lines || !reporter.wants_lines() {
+        if lines > self.shared.shown_lines {
             return;
         }
+        // Published even for a reporter that drops the lines: the limits checked after an
+        // iteration (a soft node limit) read the published counts.
         self.publish_counters();
+        if !reporter.wants_lines() {
+            return;
+        }
         let nodes = self.total_nodes();
         let tb_hits = self.total_tb_hits();
         let first = if bound.is_some() { lines - 1 } else { 0 };
