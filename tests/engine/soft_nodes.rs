@@ -83,3 +83,20 @@ fn the_hard_limit_stops_a_soft_limited_search_inside_an_iteration() {
     }
     assert!(checked >= 6, "{checked} positions checked");
 }
+
+#[test]
+fn a_soft_limit_met_exactly_at_an_iteration_end_stops_there() {
+    // The check after an iteration must read the exact count: a count up to a poll
+    // interval old would start one more iteration.
+    let table = ChessTable::new(16).unwrap();
+    for fen in &POSITIONS[..12] {
+        let depth6 = to_depth(fen, 6, &table).nodes;
+        let limits = Limits {
+            soft_nodes: Some(depth6),
+            nodes: Some(8 * depth6),
+            ..Limits::default()
+        };
+        let result = searched(fen, &limits, &table);
+        assert_eq!((result.depth, result.nodes), (6, depth6), "{fen}");
+    }
+}
