@@ -3,7 +3,7 @@
 //! cheaper than that, and most of a quiescence node's moves are quiet.
 
 use shakmaty::{
-    Bitboard, Board, Chess, Color, EnPassantMode, Move, MoveList, Position as _, Rank, Role,
+    Bitboard, Board, Chess, Color, EnPassantMode, File, Move, MoveList, Position as _, Rank, Role,
     Square, attacks,
 };
 
@@ -55,7 +55,11 @@ pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool
     };
 
     let last_rank = Bitboard::from_rank(us.fold_wb(Rank::Eighth, Rank::First));
-    for from in board.pawns() & board.by_color(us) {
+    let seventh = Bitboard::from_rank(us.fold_wb(Rank::Seventh, Rank::Second));
+    // Only a pawn that attacks an enemy piece or stands a step from promotion adds a move:
+    // the others are passed over as a set, without a look at each one's squares.
+    let movers = pawn_attackers(us, theirs) | seventh;
+    for from in board.pawns() & board.by_color(us) & movers {
         let mut targets = attacks::pawn_attacks(us, from) & theirs;
         if let Some(ahead) = from.offset(us.fold_wb(8, -8))
             && last_rank.contains(ahead)
@@ -89,6 +93,19 @@ pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool
         }
     }
     true
+}
+
+/// The squares from which a pawn of `color` attacks a square of `targets`: the squares a
+/// pawn of the other colour would attack from `targets`.
+fn pawn_attackers(color: Color, targets: Bitboard) -> Bitboard {
+    let not_a_file = !u64::from(Bitboard::from_file(File::A));
+    let targets = u64::from(targets);
+    // A diagonal step that would leave the board by the a- or h-file is masked off (a
+    // shift by 7 or 9 wraps it onto the next or previous rank's other edge).
+    Bitboard(match color {
+        Color::White => ((targets & not_a_file) >> 9) | ((targets >> 7) & not_a_file),
+        Color::Black => ((targets & not_a_file) << 7) | ((targets << 9) & not_a_file),
+    })
 }
 
 /// `us`'s pieces that stand alone between their king on `king` and an enemy slider.
@@ -161,6 +178,26 @@ mod tests {
             }
         }
         assert!(covered > 10_000 && declined > 100, "{covered} {declined}");
+    }
+
+    /// From every square, a pawn attacks exactly the squares whose set of attackers
+    /// [`pawn_attackers`] finds it in, for both colours; sets are the union of their squares.
+    #[test]
+    fn pawn_attackers_are_the_squares_pawns_attack_from() {
+        for color in Color::ALL {
+            for target in Square::ALL {
+                let expected: Bitboard = Square::ALL
+                    .into_iter()
+                    .filter(|&from| attacks::pawn_attacks(color, from).contains(target))
+                    .collect();
+                assert_eq!(pawn_attackers(color, Bitboard::from(target)), expected);
+            }
+        }
+        let targets = Bitboard::from(Square::A5) | Bitboard::from(Square::H4);
+        assert_eq!(
+            pawn_attackers(Color::White, targets),
+            Bitboard::from(Square::B4) | Bitboard::from(Square::G3)
+        );
     }
 
     fn fen_of(pos: &Chess) -> String {
