@@ -297,14 +297,23 @@ impl Worker<'_> {
     }
 
     /// Counts a node and, every `poll_mask + 1` on the main thread, checks the limits.
+    /// Inlined into every node; the poll stays out of line.
+    #[inline]
     pub(super) fn visit(&mut self, ply: usize) {
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply + 1);
         if self.nodes & self.shared.poll_mask == 0 {
-            self.publish_counters();
-            if let Some(main) = self.main.as_mut() {
-                main.check_limits(self.shared, self.root_scored, self.first_line_done);
-            }
+            self.poll();
+        }
+    }
+
+    /// Publishes the counters and, on the main thread, checks the limits.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) {
+        self.publish_counters();
+        if let Some(main) = self.main.as_mut() {
+            main.check_limits(self.shared, self.root_scored, self.first_line_done);
         }
     }
 
