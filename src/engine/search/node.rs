@@ -637,6 +637,7 @@ impl Worker<'_> {
 
     /// Draw by the fifty-move rule, insufficient material or repetition. A repetition
     /// inside the search counts at once; one reaching back into the game needs two.
+    #[inline]
     pub(super) fn is_draw(&self, ply: usize) -> bool {
         if fifty_moves_or_no_material(self.board.chess()) {
             return true;
