@@ -36,6 +36,17 @@ use super::tactical::pinned;
 // entry and paid at every call, quiet stage or not.
 #[inline(never)]
 pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
+    moves.clear();
+    each_quiet_move(pos, |mv, _, _, _| moves.push(mv));
+}
+
+/// Calls `f` with every legal move of `pos` that neither captures nor promotes, in the order
+/// of [`quiet_moves`], together with the moving piece's role, its origin and its target as
+/// the generator knows them (for castling: the king, its square and its rook's square), so
+/// that a caller that scores the moves need not match on each move to read them. `pos` must
+/// not be in check.
+#[inline(always)]
+pub fn each_quiet_move(pos: &Chess, mut f: impl FnMut(Move, Role, Square, Square)) {
     debug_assert!(!pos.is_check(), "only out of check");
     let board = pos.board();
     let us = pos.turn();
@@ -45,7 +56,6 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
     let occupied = board.occupied();
     let empty = !occupied;
     let pinned = pinned(board, us, king);
-    moves.clear();
     // A pinned piece moves only along the line through its king and its pinner.
     let free = |from: Square, targets: Bitboard| {
         if pinned.contains(from) {
@@ -60,28 +70,28 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
     let single = pawns.shift(forward) & empty;
     for to in single & !Bitboard::BACKRANKS {
         let from = offset(to, -forward);
-        push_steps(moves, Role::Pawn, from, free(from, to.into()));
+        steps(&mut f, Role::Pawn, from, free(from, to.into()));
     }
     let double = single.shift(forward) & us.fold_wb(Bitboard::SOUTH, Bitboard::NORTH) & empty;
     for to in double {
         let from = offset(to, -2 * forward);
-        push_steps(moves, Role::Pawn, from, free(from, to.into()));
+        steps(&mut f, Role::Pawn, from, free(from, to.into()));
     }
     for from in board.by_piece(Role::Knight.of(us)) {
         let targets = attacks::knight_attacks(from) & empty;
-        push_steps(moves, Role::Knight, from, free(from, targets));
+        steps(&mut f, Role::Knight, from, free(from, targets));
     }
     for from in board.by_piece(Role::Bishop.of(us)) {
         let targets = attacks::bishop_attacks(from, occupied) & empty;
-        push_steps(moves, Role::Bishop, from, free(from, targets));
+        steps(&mut f, Role::Bishop, from, free(from, targets));
     }
     for from in board.by_piece(Role::Rook.of(us)) {
         let targets = attacks::rook_attacks(from, occupied) & empty;
-        push_steps(moves, Role::Rook, from, free(from, targets));
+        steps(&mut f, Role::Rook, from, free(from, targets));
     }
     for from in board.by_piece(Role::Queen.of(us)) {
         let targets = attacks::queen_attacks(from, occupied) & empty;
-        push_steps(moves, Role::Queen, from, free(from, targets));
+        steps(&mut f, Role::Queen, from, free(from, targets));
     }
     // Out of check no enemy slider's line runs through the king's square, so the square it
     // leaves hides nothing.
@@ -91,25 +101,33 @@ pub fn quiet_moves(pos: &Chess, moves: &mut MoveList) {
             safe.add(to);
         }
     }
-    push_steps(moves, Role::King, king, safe);
+    steps(&mut f, Role::King, king, safe);
     for side in [CastlingSide::KingSide, CastlingSide::QueenSide] {
-        if let Some(mv) = castling(pos, king, side) {
-            moves.push(mv);
+        if let Some(mv) = castling(pos, king, side)
+            && let Move::Castle { king, rook } = mv
+        {
+            f(mv, Role::King, king, rook);
         }
     }
 }
 
-/// Puts the quiet moves of the `role` on `from` to each of `targets` into `moves`.
-#[inline]
-fn push_steps(moves: &mut MoveList, role: Role, from: Square, targets: Bitboard) {
+/// Hands `f` the quiet moves of the `role` on `from` to each of `targets`.
+#[inline(always)]
+fn steps(
+    f: &mut impl FnMut(Move, Role, Square, Square),
+    role: Role,
+    from: Square,
+    targets: Bitboard,
+) {
     for to in targets {
-        moves.push(Move::Normal {
+        let mv = Move::Normal {
             role,
             from,
             capture: None,
             to,
             promotion: None,
-        });
+        };
+        f(mv, role, from, to);
     }
 }
 
@@ -173,7 +191,8 @@ mod tests {
 
     /// Random games from positions rich in pins, castling, promotions and en passant (and
     /// Chess960 castling): at every position out of check, the generator's moves are
-    /// shakmaty's legal quiet moves, in shakmaty's order.
+    /// shakmaty's legal quiet moves, in shakmaty's order, each handed out with its own
+    /// role and squares.
     #[test]
     fn quiet_moves_are_the_legal_quiet_moves_in_order() {
         let mut rng = ChaCha8Rng::seed_from_u64(11);
@@ -197,6 +216,14 @@ mod tests {
                     if !pos.is_check() {
                         let moves = generated(&pos);
                         assert_eq!(moves, reference(&pos), "{}", fen_of(&pos));
+                        // The fields handed out with each move are the move's own.
+                        each_quiet_move(&pos, |mv, role, from, to| {
+                            let fields = match mv {
+                                Move::Castle { king, rook } => (Role::King, king, rook),
+                                _ => (mv.role(), mv.from().unwrap(), mv.to()),
+                            };
+                            assert_eq!(fields, (role, from, to), "{}", fen_of(&pos));
+                        });
                         covered += 1;
                         castles += moves.iter().filter(|m| m.is_castle()).count();
                         let king = pos.board().king_of(pos.turn()).unwrap();

@@ -7,14 +7,14 @@
 //! search asks for its first move: at a node the table move refutes, nothing is scored.
 
 use arrayvec::ArrayVec;
-use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role};
+use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
 
 use super::history::{Heuristics, Lineage};
 use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
 use crate::chess::quiet_legality::is_legal_quiet;
-use crate::chess::quiet_moves::quiet_moves;
+use crate::chess::quiet_moves::each_quiet_move;
 use crate::chess::tactical::tactical_moves;
 
 /// True for moves that change material: captures and promotions.
@@ -306,37 +306,36 @@ impl<'m> MovePicker<'m> {
             .chain(self.refutations)
             .flatten()
             .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
-        // Not in check when nothing was generated yet (the tactical stage generates every
-        // move there): then the quiet moves alone, in the order the full list holds them,
-        // so that ties among their scores fall the same way.
-        let mut quiet_only = MoveList::new();
-        let moves = match self.moves {
-            Some(moves) => &*moves,
-            None => {
-                quiet_moves(pos, &mut quiet_only);
-                &quiet_only
+        let (side, tt_move, refutations) = (self.side, self.tt_move, self.refutations);
+        let scored = &mut self.scored;
+        let mut score = |mv: Move, role: Role, from: Square, to: Square| {
+            if handed_to.contains(to) && (Some(mv) == tt_move || refutations.contains(&Some(mv))) {
+                return;
             }
+            scored.push(mv, scorer.score_squares(from, to, (role.of(side), to)));
         };
-        for &mv in moves.iter() {
-            // The move's fields, read once: each accessor matches on the move's kind.
-            let (role, from, to) = match mv {
-                Move::Normal {
-                    role,
-                    from,
-                    capture: None,
-                    to,
-                    promotion: None,
-                } => (role, from, to),
-                Move::Castle { king, rook } => (Role::King, king, rook),
-                _ => continue,
-            };
-            if handed_to.contains(to)
-                && (Some(mv) == self.tt_move || self.refutations.contains(&Some(mv)))
-            {
-                continue;
+        match self.moves {
+            Some(moves) => {
+                for &mv in moves.iter() {
+                    // The move's fields, read once: each accessor matches on the move's kind.
+                    match mv {
+                        Move::Normal {
+                            role,
+                            from,
+                            capture: None,
+                            to,
+                            promotion: None,
+                        } => score(mv, role, from, to),
+                        Move::Castle { king, rook } => score(mv, Role::King, king, rook),
+                        _ => {}
+                    }
+                }
             }
-            let score = scorer.score_squares(from, to, (role.of(self.side), to));
-            self.scored.push(mv, score);
+            // Not in check when nothing was generated yet (the tactical stage generates
+            // every move there): then the quiet moves alone, in the order the full list
+            // holds them, so that ties among their scores fall the same way; scored as
+            // they are generated, their fields as the generator knows them.
+            None => each_quiet_move(pos, score),
         }
     }
 
