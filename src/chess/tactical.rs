@@ -11,7 +11,7 @@ use shakmaty::{
 const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bishop];
 
 /// Puts the legal moves of `pos` that capture or promote into `moves` (emptied first) and
-/// returns true; returns false, with `moves` untouched, when `pos` is in check (`in_check`,
+/// returns true; returns false, with `moves` left empty, when `pos` is in check (`in_check`,
 /// which a search knows already) or has a legal en-passant capture: there the caller
 /// generates every legal move (evasions are all searched, and en passant's legality needs
 /// the whole board after the move). The list is filled in place: returned by value, its
@@ -27,6 +27,15 @@ const PROMOTIONS: [Role; 4] = [Role::Queen, Role::Knight, Role::Rook, Role::Bish
 /// assert_eq!(moves.len(), 5);
 /// ```
 pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool {
+    moves.clear();
+    each_tactical_move(pos, in_check, |mv| moves.push(mv))
+}
+
+/// Calls `f` with each of the moves [`tactical_moves`] lists, in its order, and returns
+/// true; returns false without calling `f` where [`tactical_moves`] declines (in check,
+/// or with a legal en-passant capture). A caller that only scores the moves needs no list.
+#[inline(always)]
+pub fn each_tactical_move(pos: &Chess, in_check: bool, mut f: impl FnMut(Move)) -> bool {
     debug_assert_eq!(in_check, pos.is_check());
     if in_check || pos.ep_square(EnPassantMode::Legal).is_some() {
         return false;
@@ -39,12 +48,11 @@ pub fn tactical_moves(pos: &Chess, in_check: bool, moves: &mut MoveList) -> bool
     let theirs = board.by_color(!us);
     let occupied = board.occupied();
     let pinned = pinned(board, us, king);
-    moves.clear();
     // A pinned piece moves only along the line through its king and its pinner.
     let mut add = |role: Role, from: Square, to: Square, promotion: Option<Role>| {
         if !pinned.contains(from) || attacks::aligned(from, to, king) {
             let capture = board.role_at(to);
-            moves.push(Move::Normal {
+            f(Move::Normal {
                 role,
                 from,
                 capture,

@@ -380,11 +380,17 @@ impl TacticalPicker {
     pub fn fill(&mut self, moves: &MoveList, in_check: bool) {
         for &mv in moves.iter() {
             if is_tactical(mv) {
-                self.scored.push(mv, mvv_lva(mv));
+                self.add(mv);
             } else if in_check {
                 self.scored.push(mv, 0);
             }
         }
+    }
+
+    /// Adds the tactical move `mv`.
+    #[inline]
+    pub fn add(&mut self, mv: Move) {
+        self.scored.push(mv, mvv_lva(mv));
     }
 }
 

@@ -7,7 +7,7 @@ use arrayvec::ArrayVec;
 use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::worker::{BestSoFar, Improvement, NullMoveVerification, Worker, landing};
-use crate::chess::tactical::tactical_moves;
+use crate::chess::tactical::{each_tactical_move, tactical_moves};
 use crate::engine::history::{Lineage, PieceTo, cutoff_bonus};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
 use crate::engine::params::*;
@@ -596,15 +596,15 @@ impl Worker<'_> {
         };
         // Moves only when standing pat did not settle the node: out of check only the
         // captures and promotions it searches (a stalemate is then scored as its stand pat).
-        let mut moves = MoveList::new();
-        if !tactical_moves(self.board.chess(), in_check, &mut moves) {
-            moves = self.board.legal_moves();
+        // The tactical moves go straight into the picker, without a list.
+        let mut picker = TacticalPicker::default();
+        if !each_tactical_move(self.board.chess(), in_check, |mv| picker.add(mv)) {
+            let moves = self.board.legal_moves();
             if moves.is_empty() {
                 return if in_check { -MATE + ply as i32 } else { 0 };
             }
+            picker.fill(&moves, in_check);
         }
-        let mut picker = TacticalPicker::default();
-        picker.fill(&moves, in_check);
         for mv in picker.by_ref() {
             if let Some(base) = futility_base
                 && !mv.is_promotion()
