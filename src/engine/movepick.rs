@@ -9,7 +9,7 @@
 use arrayvec::ArrayVec;
 use shakmaty::{Bitboard, Chess, Color, Move, MoveList, Position, Role, Square};
 
-use super::history::{Heuristics, Lineage};
+use super::history::{Heuristics, Lineage, QuietScorer};
 use super::params::capture_history_divisor;
 use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
@@ -306,14 +306,14 @@ impl<'m> MovePicker<'m> {
             .chain(self.refutations)
             .flatten()
             .fold(Bitboard::EMPTY, |targets, mv| targets.with(mv.to()));
-        let (side, tt_move, refutations) = (self.side, self.tt_move, self.refutations);
-        let scored = &mut self.scored;
-        let mut score = |mv: Move, role: Role, from: Square, to: Square| {
-            if handed_to.contains(to) && (Some(mv) == tt_move || refutations.contains(&Some(mv))) {
-                return;
-            }
-            scored.push(mv, scorer.score_squares(from, to, (role.of(side), to)));
+        let ranking = QuietRanking {
+            scorer,
+            handed_to,
+            tt_move: self.tt_move,
+            refutations: self.refutations,
+            side: self.side,
         };
+        let scored = &mut self.scored;
         match self.moves {
             Some(moves) => {
                 for &mv in moves.iter() {
@@ -325,8 +325,10 @@ impl<'m> MovePicker<'m> {
                             capture: None,
                             to,
                             promotion: None,
-                        } => score(mv, role, from, to),
-                        Move::Castle { king, rook } => score(mv, Role::King, king, rook),
+                        } => ranking.rank(scored, mv, role, from, to),
+                        Move::Castle { king, rook } => {
+                            ranking.rank(scored, mv, Role::King, king, rook);
+                        }
                         _ => {}
                     }
                 }
@@ -334,8 +336,13 @@ impl<'m> MovePicker<'m> {
             // Not in check when nothing was generated yet (the tactical stage generates
             // every move there): then the quiet moves alone, in the order the full list
             // holds them, so that ties among their scores fall the same way; scored as
-            // they are generated, their fields as the generator knows them.
-            None => each_quiet_move(pos, score),
+            // they are generated, their fields as the generator knows them (inlined at each
+            // place the generator hands out moves: called, it cost a call a move).
+            None => each_quiet_move(
+                pos,
+                #[inline(always)]
+                |mv, role, from, to| ranking.rank(scored, mv, role, from, to),
+            ),
         }
     }
 
@@ -361,6 +368,33 @@ impl<'m> MovePicker<'m> {
                 Some(moves) => moves.contains(&mv),
                 None => is_legal_quiet(pos, mv),
             }
+    }
+}
+
+/// What ranking a node's quiet moves reads: the histories, and the moves handed out before
+/// the quiet stage (with their targets, which rule out most moves without a comparison).
+struct QuietRanking<'a> {
+    scorer: QuietScorer<'a>,
+    handed_to: Bitboard,
+    tt_move: Option<Move>,
+    refutations: [Option<Move>; 3],
+    side: Color,
+}
+
+impl QuietRanking<'_> {
+    /// Adds the quiet move `mv` of a `role` from `from` to `to` (for castling, the king's
+    /// and the rook's squares) to `scored` by its histories, unless it was handed out.
+    #[inline(always)]
+    fn rank(&self, scored: &mut Scored, mv: Move, role: Role, from: Square, to: Square) {
+        if self.handed_to.contains(to)
+            && (Some(mv) == self.tt_move || self.refutations.contains(&Some(mv)))
+        {
+            return;
+        }
+        let score = self
+            .scorer
+            .score_squares(from, to, (role.of(self.side), to));
+        scored.push(mv, score);
     }
 }
 
