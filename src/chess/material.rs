@@ -26,7 +26,28 @@ impl PieceValues {
     /// let units = PieceValues { pawn: 1, knight: 3, bishop: 3, rook: 5, queen: 9 };
     /// assert_eq!(units.on(&shakmaty::Board::new()), 78);
     /// ```
+    #[inline]
     pub fn on(&self, board: &Board) -> i64 {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the processor has POPCNT, checked just above.
+            return unsafe { self.on_with_popcnt(board) };
+        }
+        self.counted_on(board)
+    }
+
+    /// [`PieceValues::on`] compiled with the POPCNT instruction. The portable build counts
+    /// a bitboard's squares in a dozen shifts and masks each, and the search counts the
+    /// material of every position it evaluates.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "popcnt")]
+    fn on_with_popcnt(&self, board: &Board) -> i64 {
+        self.counted_on(board)
+    }
+
+    /// [`PieceValues::on`], compiled for whatever instructions its caller's are.
+    #[inline(always)]
+    fn counted_on(&self, board: &Board) -> i64 {
         let count = |pieces: shakmaty::Bitboard| i64::from(pieces.count() as u32);
         count(board.pawns()) * self.pawn
             + count(board.knights()) * self.knight
