@@ -82,27 +82,54 @@ impl Picked {
 
 /// Moves with ordering scores, handed out best first (selection sort: usually only the
 /// first few moves are ever looked at).
+///
+/// Each move's score is kept in a key with the move's place in the list below it: the
+/// greatest key holds the greatest score, on a tie the one placed last (the move the sort
+/// has always taken), and says where that move is, so that finding it is a plain maximum
+/// over the keys, which the compiler vectorises.
 #[derive(Default)]
 struct Scored {
-    moves: ArrayVec<(Move, i32), 256>,
+    moves: ArrayVec<Move, 256>,
+    /// `score << PLACE_BITS | place` for each move, `place` its index in `moves`.
+    keys: ArrayVec<i32, 256>,
     next: usize,
 }
 
+/// Bits of a key that hold the move's place: enough for 256 moves.
+const PLACE_BITS: u32 = 8;
+/// The place bits of a key.
+const PLACE_MASK: i32 = (1 << PLACE_BITS) - 1;
+
 impl Scored {
+    /// Adds `mv` with `score`, which must fit in the key's other 24 bits (every history
+    /// and capture score does, by far).
+    #[inline]
     fn push(&mut self, mv: Move, score: i32) {
-        self.moves.push((mv, score));
+        debug_assert!(score.unsigned_abs() < 1 << (31 - PLACE_BITS));
+        let place = self.moves.len() as i32;
+        self.keys.push((score << PLACE_BITS) | place);
+        self.moves.push(mv);
     }
 
+    /// The best move not handed out yet, with its score. The move in the first place not
+    /// handed out takes its place, as a swap of the two would leave it.
+    #[inline]
     fn pick(&mut self) -> Option<(Move, i32)> {
-        let rest = &mut self.moves[self.next..];
-        let best = rest.iter().enumerate().max_by_key(|(_, (_, s))| *s)?.0;
-        rest.swap(0, best);
+        let rest = self.keys.get(self.next..).filter(|rest| !rest.is_empty())?;
+        // A fold over the values: `Iterator::max` keeps a reference to the greatest and
+        // compiles to a scan with a branch a key.
+        let best_key = rest.iter().fold(i32::MIN, |best, &key| best.max(key));
+        let best = (best_key & PLACE_MASK) as usize;
+        let mv = self.moves[best];
+        self.moves[best] = self.moves[self.next];
+        self.keys[best] = (self.keys[self.next] & !PLACE_MASK) | best as i32;
         self.next += 1;
-        Some(self.moves[self.next - 1])
+        Some((mv, best_key >> PLACE_BITS))
     }
 
     fn clear(&mut self) {
         self.moves.clear();
+        self.keys.clear();
         self.next = 0;
     }
 }
@@ -614,6 +641,44 @@ mod tests {
             scores[0],
             heuristics.quiet_score(side, favourite, this, lineage)
         );
+    }
+
+    #[test]
+    fn scored_moves_come_as_a_selection_sort_by_swaps_hands_them_out() {
+        use rand::rngs::ChaCha8Rng;
+        use rand::{RngExt, SeedableRng};
+
+        let moves: Vec<Move> =
+            position("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
+                .legal_moves()
+                .into_iter()
+                .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for _ in 0..200 {
+            // Few distinct scores, so that most picks break a tie; now and then the widest.
+            let scored: Vec<(Move, i32)> = moves
+                .iter()
+                .map(|&mv| (mv, rng.random_range(-3..=3) * rng.random_range(1..=30_000)))
+                .collect();
+            let mut picker = Scored::default();
+            for &(mv, score) in &scored {
+                picker.push(mv, score);
+            }
+            // The reference: the greatest score, the last such on a tie, swapped to the front.
+            let mut reference = scored.clone();
+            for next in 0..reference.len() {
+                let rest = &mut reference[next..];
+                let best = rest
+                    .iter()
+                    .enumerate()
+                    .max_by_key(|(_, (_, s))| *s)
+                    .unwrap()
+                    .0;
+                rest.swap(0, best);
+                assert_eq!(picker.pick(), Some(reference[next]));
+            }
+            assert_eq!(picker.pick(), None);
+        }
     }
 
     #[test]
