@@ -2,9 +2,9 @@
 //! [`Board`](super::board::Board) tells it as moves are made and taken back, and the score.
 //!
 //! The hand-written evaluation ([`hce`]) reads the board from scratch and keeps no state.
-//! The network ([`nnue`]) keeps an accumulator per ply: [`Evaluator::push`] updates it from
-//! the move and the position before it, [`Evaluator::pop`] drops it, and
-//! [`Evaluator::new`] refreshes it from the board.
+//! The network ([`nnue`]) keeps an accumulator per ply (a null move's position shares its
+//! parent's): [`Evaluator::push`] updates it from the move and the position before it,
+//! [`Evaluator::pop`] drops it, and [`Evaluator::new`] refreshes it from the board.
 
 pub mod hce;
 pub mod nnue;
@@ -88,20 +88,16 @@ impl Evaluator {
         }
     }
 
-    /// A null move is about to be played: nothing moves, the side to move changes.
+    /// A null move is about to be played: nothing moves, the side to move changes. The
+    /// position after it keeps the current accumulator (the evaluation reads the side to
+    /// move from the position), so nothing is pushed: a copy would cost more than the rest
+    /// of the null move's bookkeeping here.
     #[inline(always)]
-    pub fn push_null(&mut self) {
-        if let Some(state) = &mut self.nnue {
-            let (_, parent, child) = state.advance();
-            child.copy_from(parent);
-        }
-    }
+    pub fn push_null(&mut self) {}
 
-    /// The last null move is taken back.
+    /// The last null move is taken back: [`Evaluator::push_null`] pushed nothing.
     #[inline(always)]
-    pub fn pop_null(&mut self) {
-        self.pop();
-    }
+    pub fn pop_null(&mut self) {}
 
     /// The accumulator of the current position, when the network evaluates.
     pub fn accumulator(&self) -> Option<&Accumulator> {

@@ -147,17 +147,6 @@ impl Accumulator {
         acc
     }
 
-    /// Makes this accumulator a copy of `other` (of the same net), keeping its memory.
-    #[inline]
-    pub fn copy_from(&mut self, other: &Accumulator) {
-        const DEFAULT: usize = 2 * DEFAULT_HIDDEN;
-        if self.values.len() == DEFAULT {
-            self.values[..DEFAULT].copy_from_slice(&other.values[..DEFAULT]);
-        } else {
-            self.values.copy_from_slice(&other.values);
-        }
-    }
-
     /// Writes into `child` this accumulator updated for the legal move `mv` on `before`.
     /// Returns whether a perspective was summed afresh (its king's move changed its view:
     /// across the d/e boundary under king mirroring, or into another king bucket).
