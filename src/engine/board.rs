@@ -128,7 +128,8 @@ impl Board {
         if !self.pos.push_null() {
             return false;
         }
-        self.eval.push_null();
+        // Nothing moves: the position after a null move keeps its parent's accumulator (the
+        // evaluation reads the side to move from the position), so the evaluator is not told.
         // Passing out of check cannot give check.
         self.checked.push(false);
         true
@@ -138,7 +139,6 @@ impl Board {
     #[inline]
     pub fn undo_null(&mut self) {
         self.pos.pop();
-        self.eval.pop_null();
         self.checked.pop();
     }
 }

@@ -88,17 +88,6 @@ impl Evaluator {
         }
     }
 
-    /// A null move is about to be played: nothing moves, the side to move changes. The
-    /// position after it keeps the current accumulator (the evaluation reads the side to
-    /// move from the position), so nothing is pushed: a copy would cost more than the rest
-    /// of the null move's bookkeeping here.
-    #[inline(always)]
-    pub fn push_null(&mut self) {}
-
-    /// The last null move is taken back: [`Evaluator::push_null`] pushed nothing.
-    #[inline(always)]
-    pub fn pop_null(&mut self) {}
-
     /// The accumulator of the current position, when the network evaluates.
     pub fn accumulator(&self) -> Option<&Accumulator> {
         self.nnue.as_ref().map(|state| &state.stack[state.top])
