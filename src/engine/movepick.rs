@@ -115,7 +115,10 @@ impl Scored {
     /// handed out takes its place, as a swap of the two would leave it.
     #[inline]
     fn pick(&mut self) -> Option<(Move, i32)> {
-        let rest = self.keys.get(self.next..).filter(|rest| !rest.is_empty())?;
+        if self.next == self.keys.len() {
+            return None;
+        }
+        let rest = &self.keys[self.next..];
         // A fold over the values: `Iterator::max` keeps a reference to the greatest and
         // compiles to a scan with a branch a key.
         let best_key = rest.iter().fold(i32::MIN, |best, &key| best.max(key));
