@@ -45,9 +45,10 @@ impl PieceValues {
         self.counted_on(board)
     }
 
-    /// [`PieceValues::on`], compiled for whatever instructions its caller's are.
+    /// [`PieceValues::on`], compiled for whatever instructions its caller's are: a caller
+    /// compiled with POPCNT (see `on_with_popcnt`) counts with it.
     #[inline(always)]
-    fn counted_on(&self, board: &Board) -> i64 {
+    pub(crate) fn counted_on(&self, board: &Board) -> i64 {
         let count = |pieces: shakmaty::Bitboard| i64::from(pieces.count() as u32);
         count(board.pawns()) * self.pawn
             + count(board.knights()) * self.knight

@@ -2,7 +2,7 @@
 //! and as the fifty-move counter runs toward a draw. Both factors are 1 at their tunables'
 //! value 0.
 
-use shakmaty::{Chess, Position as _};
+use shakmaty::{Board, Chess, Position as _};
 
 use crate::chess::material::PieceValues;
 use crate::engine::params::{
@@ -50,6 +50,11 @@ impl Scaling {
 /// `raw` scaled by the tunables' strengths: see [`scaled_by`].
 #[inline]
 pub fn scaled(raw: i32, pos: &Chess) -> i32 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("popcnt") {
+        // SAFETY: the processor has POPCNT, checked just above.
+        return unsafe { scaled_with_popcnt(raw, pos) };
+    }
     scaled_by(
         raw,
         pos,
@@ -58,15 +63,42 @@ pub fn scaled(raw: i32, pos: &Chess) -> i32 {
     )
 }
 
+/// [`scaled`] compiled with the POPCNT instruction, the tunables' strengths folded in: the
+/// search scales every static evaluation, and as one call this costs fewer instructions
+/// than [`scaled_by`] calling [`PieceValues::on`] (which counts with POPCNT too).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+fn scaled_with_popcnt(raw: i32, pos: &Chess) -> i32 {
+    scale(
+        raw,
+        pos,
+        eval_material_scale_pct(),
+        eval_fifty_move_damping_pct(),
+        PieceValues::counted_on,
+    )
+}
+
 /// `raw` times `1 - material_pct/100 x (material missing from the start position's) /
 /// (start position's)`, then times `1 - fifty_pct/100 x halfmove clock / 100` (the clock
 /// counted up to 100).
 pub fn scaled_by(raw: i32, pos: &Chess, material_pct: i32, fifty_pct: i32) -> i32 {
+    scale(raw, pos, material_pct, fifty_pct, PieceValues::on)
+}
+
+/// [`scaled_by`], the material on the board counted by `material`.
+#[inline(always)]
+fn scale(
+    raw: i32,
+    pos: &Chess,
+    material_pct: i32,
+    fifty_pct: i32,
+    material: impl FnOnce(&PieceValues, &Board) -> i64,
+) -> i32 {
     let mut score = i64::from(raw);
     if material_pct != 0 {
         let values = exchange_values();
         let full = values.at_start();
-        let missing = (full - values.on(pos.board())).max(0);
+        let missing = (full - material(&values, pos.board())).max(0);
         score = score * (100 * full - i64::from(material_pct) * missing) / (100 * full);
     }
     if fifty_pct != 0 {
