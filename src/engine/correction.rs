@@ -70,8 +70,10 @@ fn mix(mut x: u64) -> u64 {
     x ^ (x >> 31)
 }
 
-/// Where a position's entries live.
-struct Slots {
+/// Where a position's entries live: found once, they serve both
+/// [`Correction::corrected_at`] and [`Correction::learn_at`] at a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slots {
     side: usize,
     pawns: usize,
     /// By the colour of the pieces, white first.
@@ -79,7 +81,8 @@ struct Slots {
 }
 
 impl Slots {
-    fn of(pos: &Chess) -> Slots {
+    /// The entries of `pos`.
+    pub fn of(pos: &Chess) -> Slots {
         let board = pos.board();
         Slots {
             side: usize::from(pos.turn() == Color::White),
@@ -100,7 +103,11 @@ impl Correction {
     /// The static evaluation `eval` of `pos`, corrected: the pawn entry and the two
     /// pieces entries, each by its weight.
     pub fn corrected(&self, pos: &Chess, eval: i32) -> i32 {
-        let slots = Slots::of(pos);
+        self.corrected_at(Slots::of(pos), eval)
+    }
+
+    /// [`Correction::corrected`] for the position whose entries are `slots`.
+    pub fn corrected_at(&self, slots: Slots, eval: i32) -> i32 {
         let pawns = i32::from(self.pawns[slots.side][slots.pawns]);
         let pieces: i32 = (0..2)
             .map(|colour| i32::from(self.pieces[slots.side][colour][slots.pieces[colour]]))
@@ -113,10 +120,14 @@ impl Correction {
     /// static evaluation said `eval`: every entry of the position moves towards the
     /// difference.
     pub fn learn(&mut self, pos: &Chess, depth: i32, eval: i32, score: i32) {
+        self.learn_at(Slots::of(pos), depth, eval, score);
+    }
+
+    /// [`Correction::learn`] for the position whose entries are `slots`.
+    pub fn learn_at(&mut self, slots: Slots, depth: i32, eval: i32, score: i32) {
         let limit = correction_limit();
         let target = ((score - eval).clamp(-limit, limit)) * GRAIN;
         let weight = (depth + 1).min(correction_weight_max());
-        let slots = Slots::of(pos);
         let pawns = &mut self.pawns[slots.side][slots.pawns];
         blend(pawns, target, weight, limit);
         for colour in 0..2 {

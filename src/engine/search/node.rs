@@ -8,6 +8,7 @@ use shakmaty::{Chess, Move, MoveList, Position as _};
 
 use super::worker::{BestSoFar, Improvement, NullMoveVerification, Worker, landing};
 use crate::chess::tactical::{each_tactical_move, tactical_moves};
+use crate::engine::correction::Slots;
 use crate::engine::history::{Lineage, PieceTo, cutoff_bonus};
 use crate::engine::movepick::{MovePicker, TacticalPicker, is_tactical};
 use crate::engine::params::*;
@@ -130,10 +131,12 @@ impl Worker<'_> {
                 _ => self.board.static_eval() as i16,
             }
         };
-        let static_eval = if in_check {
-            -INFINITE
-        } else {
-            self.corrected_eval(raw_eval)
+        // The correction entries of the position, found once for the evaluation here and
+        // the learning at the end of the node (not in check: neither happens).
+        let correction_slots = (!in_check).then(|| Slots::of(self.board.chess()));
+        let static_eval = match correction_slots {
+            Some(slots) => self.corrected_eval_at(slots, raw_eval),
+            None => -INFINITE,
         };
         self.plies[ply].eval = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.plies[ply - 2].eval;
@@ -536,14 +539,14 @@ impl Worker<'_> {
             self.teach_prior_move(ply, cutoff_bonus(depth));
         }
         // Correction history learns from quiet results the bound does not contradict.
-        if !in_check
+        if let Some(slots) = correction_slots
             && best.mv.is_none_or(|mv| !is_tactical(mv))
             && best.score.abs() < TB_BOUND
             && !(bound == Bound::Lower && best.score <= static_eval)
             && !(bound == Bound::Upper && best.score >= static_eval)
         {
             self.correction
-                .learn(self.board.chess(), depth, i32::from(raw_eval), best.score);
+                .learn_at(slots, depth, i32::from(raw_eval), best.score);
         }
         self.store(key, best.mv, best.score, raw_eval, depth, bound, ply);
         best.score
@@ -668,8 +671,13 @@ impl Worker<'_> {
     /// A static evaluation corrected by the correction history, kept below tablebase and
     /// mate scores.
     fn corrected_eval(&self, raw_eval: i16) -> i32 {
+        self.corrected_eval_at(Slots::of(self.board.chess()), raw_eval)
+    }
+
+    /// [`Worker::corrected_eval`] of the position whose correction entries are `slots`.
+    fn corrected_eval_at(&self, slots: Slots, raw_eval: i16) -> i32 {
         self.correction
-            .corrected(self.board.chess(), i32::from(raw_eval))
+            .corrected_at(slots, i32::from(raw_eval))
             .clamp(-MAX_EVAL, MAX_EVAL)
     }
 
