@@ -33,6 +33,10 @@ fn attackers(board: &Board, square: Square, occupied: Bitboard) -> Bitboard {
 
 /// True when the legal move `mv` wins at least `threshold` centipawns in the exchange it
 /// starts. Castling and en passant are treated as plain moves of their value.
+///
+/// Inlined: about a quarter of the calls are settled by the values of the two pieces alone,
+/// without a call; the exchange itself is [`exchange_reaches`].
+#[inline]
 pub fn see_ge(pos: &Chess, mv: Move, threshold: i32) -> bool {
     // A legal move names the piece it takes: the board is not read for it.
     let (from, to, captured) = match mv {
@@ -42,18 +46,24 @@ pub fn see_ge(pos: &Chess, mv: Move, threshold: i32) -> bool {
         Move::EnPassant { from, to } => (from, to, see_value(Role::Pawn)),
         _ => return threshold <= 0,
     };
-    let board = pos.board();
     // Gain so far, from the mover's side, if the opponent stops here.
-    let mut balance = captured - threshold;
+    let balance = captured - threshold;
     if balance < 0 {
         return false;
     }
-    let moving = see_value(mv.role());
-    balance -= moving;
+    let balance = balance - see_value(mv.role());
     if balance >= 0 {
         return true; // even losing the mover keeps us above the threshold
     }
+    exchange_reaches(pos, mv, from, to, balance)
+}
 
+/// The exchange [`see_ge`] starts with `mv` from `from` to `to`: true when it ends with
+/// the mover's side at or above its threshold, `balance` (below 0) being where the mover's
+/// side stands if the opponent takes the mover and the exchange stops there.
+#[inline(never)]
+fn exchange_reaches(pos: &Chess, mv: Move, from: Square, to: Square, mut balance: i32) -> bool {
+    let board = pos.board();
     let mut occupied = board.occupied() ^ Bitboard::from(from) ^ Bitboard::from(to);
     if let Move::EnPassant { .. } = mv {
         occupied ^= Bitboard::from(Square::from_coords(to.file(), from.rank()));
