@@ -85,14 +85,21 @@ pub fn each_tactical_move(pos: &Chess, in_check: bool, mut f: impl FnMut(Move)) 
             }
         }
     }
-    for role in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-        let piece = role.of(us);
-        for from in board.by_piece(piece) {
-            for to in attacks::attacks(from, piece, occupied) & theirs {
-                add(role, from, to, None);
-            }
-        }
-    }
+    // Each kind of piece with its own attack function: shakmaty's `attacks`, which matches
+    // on the piece, was a call for every piece.
+    let ours = |role: Role| board.by_piece(role.of(us));
+    captures(Role::Knight, ours(Role::Knight), theirs, &mut add, |from| {
+        attacks::knight_attacks(from)
+    });
+    captures(Role::Bishop, ours(Role::Bishop), theirs, &mut add, |from| {
+        attacks::bishop_attacks(from, occupied)
+    });
+    captures(Role::Rook, ours(Role::Rook), theirs, &mut add, |from| {
+        attacks::rook_attacks(from, occupied)
+    });
+    captures(Role::Queen, ours(Role::Queen), theirs, &mut add, |from| {
+        attacks::queen_attacks(from, occupied)
+    });
     // The king takes only what no enemy piece guards (out of check, no slider's line runs
     // through the king's square, so the square it leaves hides nothing).
     for to in attacks::king_attacks(king) & theirs {
@@ -101,6 +108,23 @@ pub fn each_tactical_move(pos: &Chess, in_check: bool, mut f: impl FnMut(Move)) 
         }
     }
     true
+}
+
+/// Hands `add` the captures of `theirs` by the pieces `pieces` of kind `role`, which
+/// attack the squares `reach` gives from their own.
+#[inline(always)]
+fn captures(
+    role: Role,
+    pieces: Bitboard,
+    theirs: Bitboard,
+    add: &mut impl FnMut(Role, Square, Square, Option<Role>),
+    reach: impl Fn(Square) -> Bitboard,
+) {
+    for from in pieces {
+        for to in reach(from) & theirs {
+            add(role, from, to, None);
+        }
+    }
 }
 
 /// The squares from which a pawn of `color` attacks a square of `targets`: the squares a
