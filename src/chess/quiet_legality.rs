@@ -2,9 +2,12 @@
 //! legal here, checked on its own: shakmaty's check of one move builds a list of
 //! candidates first.
 
-use shakmaty::{Bitboard, Chess, Color, Move, Position as _, Rank, Role, Square, attacks};
+use shakmaty::{
+    Bitboard, CastlingSide, Chess, Color, Move, Position as _, Rank, Role, Square, attacks,
+};
 
 use super::legality::pawn_push_reaches;
+use super::quiet_moves::castling;
 
 /// Whether `mv`, a move without capture or promotion, is legal in `pos`, which must not be
 /// in check: its piece stands on its origin square, its target is empty, the piece can
@@ -32,7 +35,17 @@ pub fn is_legal_quiet(pos: &Chess, mv: Move) -> bool {
         promotion: None,
     } = mv
     else {
-        return matches!(mv, Move::Castle { .. }) && pos.is_legal(mv);
+        // Castling by the castling generator: shakmaty's `is_legal` copies out a list.
+        return match mv {
+            Move::Castle { king, rook } => {
+                let side = CastlingSide::from_king_side(king.file() < rook.file());
+                pos.board()
+                    .king_of(pos.turn())
+                    .and_then(|ours| castling(pos, ours, side))
+                    == Some(mv)
+            }
+            _ => false,
+        };
     };
     let board = pos.board();
     let us = pos.turn();

@@ -136,9 +136,10 @@ fn offset(sq: Square, delta: i32) -> Square {
     sq.offset(delta).expect("a pawn's origin lies on the board")
 }
 
-/// The castling move to `side`, if it is legal: the right is kept, the squares between
-/// king and rook are empty, and no square the king crosses or lands on is attacked.
-fn castling(pos: &Chess, king: Square, side: CastlingSide) -> Option<Move> {
+/// The castling move to `side` of the king on `king`, if it is legal (out of check): the
+/// right is kept, the squares between king and rook are empty, and no square the king
+/// crosses or lands on is attacked.
+pub(crate) fn castling(pos: &Chess, king: Square, side: CastlingSide) -> Option<Move> {
     let us = pos.turn();
     let castles = pos.castles();
     let rook = castles.rook(us, side)?;
