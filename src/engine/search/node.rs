@@ -738,5 +738,10 @@ fn sharpened_eval(static_eval: i32, entry: Option<ChessEntry>, ply: usize) -> i3
 /// Drawn by the fifty-move rule (unless the hundredth half-move mated: mate comes first) or
 /// by material too short to mate.
 fn fifty_moves_or_no_material(chess: &Chess) -> bool {
-    (chess.halfmoves() >= 100 && !chess.is_checkmate()) || chess.is_insufficient_material()
+    // A pawn, rook or queen on the board is always material enough to mate: tested here
+    // first, at every node, before shakmaty's test (a call) is asked.
+    let board = chess.board();
+    let mating_material = (board.pawns() | board.rooks_and_queens()).any();
+    (chess.halfmoves() >= 100 && !chess.is_checkmate())
+        || (!mating_material && chess.is_insufficient_material())
 }
