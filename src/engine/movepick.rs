@@ -15,7 +15,7 @@ use super::score::MAX_PLY;
 use super::see::{see_ge, see_value};
 use crate::chess::quiet_legality::is_legal_quiet;
 use crate::chess::quiet_moves::each_quiet_move;
-use crate::chess::tactical::tactical_moves;
+use crate::chess::tactical::each_tactical_move;
 
 /// True for moves that change material: captures and promotions.
 pub fn is_tactical(mv: Move) -> bool {
@@ -302,23 +302,29 @@ impl<'m> MovePicker<'m> {
     /// reads would otherwise be set up on every call there.
     #[inline(never)]
     fn score_tactical(&mut self, pos: &Chess, heuristics: &Heuristics) {
-        let mut tactical_only = MoveList::new();
-        let moves = match self.moves {
-            Some(moves) => &*moves,
-            None if tactical_moves(pos, self.in_check, &mut tactical_only) => &tactical_only,
-            None => self.moves.insert(pos.legal_moves()),
-        };
-        for &mv in moves.iter() {
-            if !is_tactical(mv) || Some(mv) == self.tt_move {
-                continue;
+        let (tt_move, side) = (self.tt_move, self.side);
+        let (scored, losing) = (&mut self.scored, &mut self.losing);
+        let mut score = |mv: Move| {
+            if !is_tactical(mv) || Some(mv) == tt_move {
+                return;
             }
             let score =
-                mvv_lva(mv) + heuristics.capture_history(self.side, mv) / capture_history_divisor();
+                mvv_lva(mv) + heuristics.capture_history(side, mv) / capture_history_divisor();
             if see_ge(pos, mv, 0) {
-                self.scored.push(mv, score);
+                scored.push(mv, score);
             } else {
-                self.losing.push(mv, score);
+                losing.push(mv, score);
             }
+        };
+        // Generated tactical moves are scored as they come, without a list.
+        match self.moves {
+            Some(moves) => moves.iter().for_each(|&mv| score(mv)),
+            None if each_tactical_move(pos, self.in_check, &mut score) => {}
+            None => self
+                .moves
+                .insert(pos.legal_moves())
+                .iter()
+                .for_each(|&mv| score(mv)),
         }
     }
 
