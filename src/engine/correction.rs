@@ -71,7 +71,7 @@ fn mix(mut x: u64) -> u64 {
 }
 
 /// Where a position's entries live: found once, they serve both
-/// [`Correction::corrected_at`] and [`Correction::learn_at`] at a node.
+/// [`Correction::corrected`] and [`Correction::learn`] at a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slots {
     side: usize,
@@ -100,14 +100,9 @@ fn blend(entry: &mut i16, target: i32, weight: i32, limit: i32) {
 }
 
 impl Correction {
-    /// The static evaluation `eval` of `pos`, corrected: the pawn entry and the two
-    /// pieces entries, each by its weight.
-    pub fn corrected(&self, pos: &Chess, eval: i32) -> i32 {
-        self.corrected_at(Slots::of(pos), eval)
-    }
-
-    /// [`Correction::corrected`] for the position whose entries are `slots`.
-    pub fn corrected_at(&self, slots: Slots, eval: i32) -> i32 {
+    /// The static evaluation `eval` of the position whose entries are `slots`, corrected:
+    /// the pawn entry and the two pieces entries, each by its weight.
+    pub fn corrected(&self, slots: Slots, eval: i32) -> i32 {
         let pawns = i32::from(self.pawns[slots.side][slots.pawns]);
         let pieces: i32 = (0..2)
             .map(|colour| i32::from(self.pieces[slots.side][colour][slots.pieces[colour]]))
@@ -117,14 +112,9 @@ impl Correction {
     }
 
     /// Learns from a node searched to `depth` that scored `score` where the uncorrected
-    /// static evaluation said `eval`: every entry of the position moves towards the
-    /// difference.
-    pub fn learn(&mut self, pos: &Chess, depth: i32, eval: i32, score: i32) {
-        self.learn_at(Slots::of(pos), depth, eval, score);
-    }
-
-    /// [`Correction::learn`] for the position whose entries are `slots`.
-    pub fn learn_at(&mut self, slots: Slots, depth: i32, eval: i32, score: i32) {
+    /// static evaluation said `eval`: every entry of the position (its `slots`) moves
+    /// towards the difference.
+    pub fn learn(&mut self, slots: Slots, depth: i32, eval: i32, score: i32) {
         let limit = correction_limit();
         let target = ((score - eval).clamp(-limit, limit)) * GRAIN;
         let weight = (depth + 1).min(correction_weight_max());
@@ -177,25 +167,25 @@ mod tests {
     fn learns_towards_search_results_and_stays_bounded() {
         let mut c = Correction::default();
         let pos = chess("4k3/8/8/8/4P3/8/8/4K3 w - - 0 1");
-        assert_eq!(c.corrected(&pos, 30), 30);
+        assert_eq!(c.corrected(Slots::of(&pos), 30), 30);
         for _ in 0..200 {
-            c.learn(&pos, 10, 30, 80);
+            c.learn(Slots::of(&pos), 10, 30, 80);
         }
         // Every entry learns 50; the correction is their weighted sum.
         let weights = correction_pawn_pct() + 2 * correction_nonpawn_pct();
         let expected = 30 + 50 * weights / 100;
-        let corrected = c.corrected(&pos, 30);
+        let corrected = c.corrected(Slots::of(&pos), 30);
         let near = expected - 5..=expected;
         assert!(near.contains(&corrected), "{corrected}");
         for _ in 0..2000 {
-            c.learn(&pos, 20, 0, 10_000);
+            c.learn(Slots::of(&pos), 20, 0, 10_000);
         }
         // Integer blending stops a step short of the limit; it never passes it.
-        let saturated = c.corrected(&pos, 0);
+        let saturated = c.corrected(Slots::of(&pos), 0);
         let most = correction_limit() * weights / 100;
         assert!((most - 2..=most).contains(&saturated), "{saturated}");
         // The other side to move has its own entry.
         let black = chess("4k3/8/8/8/4P3/8/8/4K3 b - - 0 1");
-        assert_eq!(c.corrected(&black, 0), 0);
+        assert_eq!(c.corrected(Slots::of(&black), 0), 0);
     }
 }

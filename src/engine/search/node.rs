@@ -555,7 +555,7 @@ impl Worker<'_> {
             && !(bound == Bound::Upper && best.score >= static_eval)
         {
             self.correction
-                .learn_at(slots, depth, i32::from(raw_eval), best.score);
+                .learn(slots, depth, i32::from(raw_eval), best.score);
         }
         self.store(key, best.mv, best.score, raw_eval, depth, bound, ply);
         best.score
@@ -686,7 +686,7 @@ impl Worker<'_> {
     /// [`Worker::corrected_eval`] of the position whose correction entries are `slots`.
     fn corrected_eval_at(&self, slots: Slots, raw_eval: i16) -> i32 {
         self.correction
-            .corrected_at(slots, i32::from(raw_eval))
+            .corrected(slots, i32::from(raw_eval))
             .clamp(-MAX_EVAL, MAX_EVAL)
     }
 
