@@ -144,7 +144,7 @@ impl Worker<'_> {
         // the learning at the end of the node (not in check: neither happens).
         let correction_slots = (!in_check).then(|| Slots::of(self.board.chess()));
         let static_eval = match correction_slots {
-            Some(slots) => self.corrected_eval_at(slots, raw_eval),
+            Some(slots) => self.corrected_eval(slots, raw_eval),
             None => -INFINITE,
         };
         self.plies[ply].eval = static_eval;
@@ -592,7 +592,8 @@ impl Worker<'_> {
                 Some(e) if e.eval != NO_EVAL => e.eval,
                 _ => self.board.static_eval() as i16,
             };
-            let eval = sharpened_eval(self.corrected_eval(raw_eval), entry, ply);
+            let slots = Slots::of(self.board.chess());
+            let eval = sharpened_eval(self.corrected_eval(slots, raw_eval), entry, ply);
             // Stand pat: the side to move need not capture.
             if eval >= beta {
                 return eval;
@@ -677,14 +678,9 @@ impl Worker<'_> {
         false
     }
 
-    /// A static evaluation corrected by the correction history, kept below tablebase and
-    /// mate scores.
-    fn corrected_eval(&self, raw_eval: i16) -> i32 {
-        self.corrected_eval_at(Slots::of(self.board.chess()), raw_eval)
-    }
-
-    /// [`Worker::corrected_eval`] of the position whose correction entries are `slots`.
-    fn corrected_eval_at(&self, slots: Slots, raw_eval: i16) -> i32 {
+    /// The static evaluation of the position whose correction entries are `slots`,
+    /// corrected by the correction history and kept below tablebase and mate scores.
+    fn corrected_eval(&self, slots: Slots, raw_eval: i16) -> i32 {
         self.correction
             .corrected(slots, i32::from(raw_eval))
             .clamp(-MAX_EVAL, MAX_EVAL)
