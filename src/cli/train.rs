@@ -11,7 +11,8 @@
 //! `--output-buckets N` (1 to 8, by the number of pieces), `--king-mirror` (each side seen
 //! mirrored a-h while its king is on files e-h), `--king-buckets K` (1, 4 or 8 blocks of
 //! feature weights by the square of the side's own king; more than 1 turns `--king-mirror`
-//! on).
+//! on, unless `--mirror-files` trains the a-h mirrors of the positions instead: the bucket
+//! layouts give a square and its mirror the same bucket, so they need no king mirroring).
 //! Progress, with samples per second and the time left, goes to stderr; the net's path and
 //! checksum to stdout.
 
@@ -58,7 +59,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let Some(out) = args.value::<PathBuf>("out")? else {
         return Err(UsageError(format!("--out NET is required\n{USAGE}")));
     };
-    // King buckets need king mirroring: more than one turns it on.
+    // More than one king bucket turns king mirroring on, unless the positions' a-h mirrors
+    // are trained instead (the two exclude each other).
     let king_buckets = args.value("king-buckets")?.unwrap_or(1usize);
     let arch = Architecture {
         hidden: args.value("hidden")?.unwrap_or(DEFAULT_HIDDEN),
@@ -66,7 +68,8 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             .value::<Activation>("activation")?
             .unwrap_or(Activation::CReLU),
         buckets: args.value("output-buckets")?.unwrap_or(1usize),
-        king_mirror: args.switch("king-mirror") || king_buckets > 1,
+        king_mirror: args.switch("king-mirror")
+            || (king_buckets > 1 && !args.switch("mirror-files")),
         king_buckets,
     };
     arch.check().map_err(UsageError)?;

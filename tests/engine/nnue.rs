@@ -308,7 +308,7 @@ fn king_mirroring_refreshes_equal_a_refresh_from_scratch_in_perft_trees() {
 
 #[test]
 fn king_mirroring_refreshes_equal_a_refresh_from_scratch_along_random_games() {
-    for arch in architectures().into_iter().filter(|a| a.king_mirror) {
+    for arch in architectures().into_iter().filter(|a| a.viewed()) {
         let mut walk = Walk::with(arch, 22);
         for fen in KING_WALKS {
             walk.games(&Position::from_fen(fen, false).unwrap(), 10, 5);
@@ -404,6 +404,50 @@ fn king_buckets_refresh_a_side_whose_king_enters_another_bucket() {
         }
         assert!(walk.king_refreshes > 1_000, "{}", walk.king_refreshes);
     }
+}
+
+/// King buckets without king mirroring: a king move refreshes its side only when it enters
+/// another bucket, never for crossing the d/e boundary alone.
+#[test]
+fn unmirrored_king_buckets_refresh_only_on_a_change_of_bucket() {
+    let arch = Architecture {
+        king_mirror: false,
+        ..king_bucketed(4)
+    };
+    let mut walk = Walk::with(arch, 33);
+    #[rustfmt::skip]
+    let games: [(&str, &[(&str, u64)]); 2] = [
+        (
+            "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1",
+            // e1 (bucket 1) to g1 (bucket 0); e8 to c8 stays in bucket 1, across d/e.
+            &[("e1g1", 1), ("e8c8", 0), ("g1h1", 0), ("c8b8", 1)],
+        ),
+        (
+            "4k3/8/8/8/8/8/8/3K4 w - - 0 1",
+            // d1 to e1 and back: bucket 1 both, crossing d/e; then to rank 2 and rank 3.
+            &[("d1e1", 0), ("e8d8", 0), ("e1d1", 0), ("d8e7", 1), ("d1d2", 1), ("e7e6", 1)],
+        ),
+    ];
+    for (fen, moves) in games {
+        let pos = Position::from_fen(fen, false).unwrap();
+        let mut board = Board::new(pos, Some(&walk.net.clone()));
+        walk.check(&board);
+        for &(text, expected) in moves {
+            let before = board.evaluator().king_refreshes();
+            let mv = board.position().parse_uci(text).unwrap();
+            board.do_move(mv, &walk.table);
+            walk.check(&board);
+            let made = board.evaluator().king_refreshes() - before;
+            assert_eq!(made, expected, "{fen} {text}");
+        }
+    }
+    // A king-mirrored net refreshes on the same crossings.
+    let mut mirrored = Walk::with(king_bucketed(4), 34);
+    let pos = Position::from_fen(games[1].0, false).unwrap();
+    let mut board = Board::new(pos, Some(&mirrored.net.clone()));
+    board.do_move(board.position().parse_uci("d1e1").unwrap(), &mirrored.table);
+    mirrored.check(&board);
+    assert_eq!(board.evaluator().king_refreshes(), 1);
 }
 
 #[test]

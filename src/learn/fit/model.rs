@@ -158,11 +158,12 @@ impl Model {
     /// reason, for any other pair of shapes.
     ///
     /// With every bucket's rows at 0, the model is the net wherever both see the board
-    /// alike: everywhere when the net is king-mirrored, and where the kings stand on files
-    /// a-d when it is not. A side whose king is on e-h is mirrored a-h by the model and not
-    /// by such a net, so there the model starts as the net's evaluation of the mirrored
-    /// board: close for a net trained with mirrored positions (`--mirror-files`), which
-    /// rates a position and its mirror alike, but not the same function. The factoriser
+    /// alike: everywhere when both are king-mirrored or neither is, and where the kings
+    /// stand on files a-d when only the model is. A side whose king is on e-h is then
+    /// mirrored a-h by the model and not by the net, so there the model starts as the net's
+    /// evaluation of the mirrored board: close for a net trained with mirrored positions
+    /// (`--mirror-files`), which rates a position and its mirror alike, but not the same
+    /// function. The factoriser
     /// takes the net's rows as they are, not symmetrised, so that the model keeps the net's
     /// own weights where it is exact.
     pub fn factorised_from(net: &Network, arch: Architecture) -> Result<Model, String> {
@@ -297,7 +298,7 @@ impl Model {
     #[inline]
     fn inputs(&self, sample: &Sample) -> Inputs {
         let (mut ours, mut theirs) = (InputView::PLAIN, InputView::PLAIN);
-        if self.arch.king_mirror {
+        if self.arch.viewed() {
             let (own_king, enemy_king) = king_rows();
             for &f in sample.ours() {
                 // A king's row is its role's block plus its square seen from the side to

@@ -173,7 +173,7 @@ impl Trainer {
         config.arch.check().map_err(TrainError)?;
         if self.mirror_files && config.arch.king_mirror {
             return Err(TrainError(
-                "--mirror-files with --king-mirror (which --king-buckets implies): a \
+                "--mirror-files with --king-mirror: a \
                  king-mirrored net sees a position and its a-h mirror as the same inputs, so \
                  the mirror adds nothing; drop one of them"
                     .into(),
@@ -270,7 +270,7 @@ impl Trainer {
                 path.display()
             ))
         })?;
-        let mirror = if from.king_mirror {
+        let mirror = if from.king_mirror || !arch.king_mirror {
             ""
         } else {
             "; the net is not king-mirrored, so where a king stands on files e-h the model \
@@ -487,7 +487,14 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
             "6k1/5ppp/8/8/8/8/1q3PPP/3R2K1 w - - 0 1",
         ];
-        for (king_mirror, king_buckets) in [(false, 4), (false, 8), (true, 8)] {
+        // (the net king-mirrored, king buckets, the bucketed model king-mirrored)
+        let cases = [
+            (false, 4, true),
+            (false, 8, true),
+            (true, 8, true),
+            (false, 4, false),
+        ];
+        for (king_mirror, king_buckets, bucketed_mirror) in cases {
             let one = Architecture {
                 hidden: 32,
                 activation: Activation::SCReLU,
@@ -500,7 +507,7 @@ mod tests {
             let init = dir.join("init.nnue");
             std::fs::write(&init, net.to_bytes()).unwrap();
             let arch = Architecture {
-                king_mirror: true,
+                king_mirror: bucketed_mirror,
                 king_buckets,
                 ..one
             };
@@ -519,7 +526,12 @@ mod tests {
             assert_eq!(from.model.arch, arch);
             let said = lines.join("\n");
             assert!(said.contains("as the factoriser"), "{said}");
-            assert_eq!(said.contains("not king-mirrored"), !king_mirror, "{said}");
+            let mirrored_alike = king_mirror == bucketed_mirror;
+            assert_eq!(
+                said.contains("not king-mirrored"),
+                !mirrored_alike,
+                "{said}"
+            );
             let bucketed = from.model.quantise();
             let same = |fen: &str| {
                 let pos = position(fen);
@@ -534,9 +546,10 @@ mod tests {
             for fen in a_to_d {
                 assert!(same(fen), "{arch} from {one}, {fen}");
             }
-            // Where a king stands on e-h, only a king-mirrored net is seen alike.
+            // Where a king stands on e-h, a net is seen alike when it and the model are both
+            // king-mirrored or neither is.
             let alike = e_to_h.iter().filter(|fen| same(fen)).count();
-            if king_mirror {
+            if mirrored_alike {
                 assert_eq!(alike, e_to_h.len());
             } else {
                 assert!(alike < e_to_h.len(), "{one}");

@@ -109,11 +109,11 @@ impl Changes {
 }
 
 /// How `color`'s perspective of `board` sees it under `net`'s king mirroring and king
-/// buckets: [`InputView::PLAIN`] without king mirroring, or without a king of that colour.
+/// buckets: [`InputView::PLAIN`] without either, or without a king of that colour.
 #[inline(always)]
 fn view(net: &Network, board: &Board, color: Color) -> InputView {
     let arch = net.architecture();
-    if !arch.king_mirror {
+    if !arch.viewed() {
         return InputView::PLAIN;
     }
     board
@@ -183,9 +183,9 @@ impl Accumulator {
         before: &Chess,
         mv: Move,
     ) -> bool {
-        // Without king mirroring (and so without king buckets) every view is the plain one:
-        // a constant, which leaves this path the plain row lookups it always was.
-        if net.architecture().king_mirror {
+        // Without king mirroring or king buckets every view is the plain one: a constant,
+        // which leaves this path the plain row lookups it always was.
+        if net.architecture().viewed() {
             let changes = Changes::of(before, mv);
             return self.update_viewed::<N>(child, net, before, &changes);
         }
@@ -205,7 +205,7 @@ impl Accumulator {
         false
     }
 
-    /// Both perspectives updated in the plain view (without king mirroring): the rows of
+    /// Both perspectives updated in the plain view (without king mirroring or king buckets): the rows of
     /// the pieces `removed` taken off, those of the pieces `added` put on.
     #[inline(always)]
     fn update_plain<const N: usize>(
@@ -220,7 +220,7 @@ impl Accumulator {
         }
     }
 
-    /// The update under king mirroring (and king buckets): the side whose king's move
+    /// The update under king mirroring or king buckets: the side whose king's move
     /// changes its view is summed afresh (returns true then), every other perspective
     /// updated in its view.
     #[inline(never)]

@@ -177,7 +177,8 @@ pub struct Architecture {
     /// Each perspective is mirrored a-h while its king is on files e-h.
     pub king_mirror: bool,
     /// Blocks of 768 feature rows, one per bucket of the perspective's king square (1: no
-    /// king buckets; 4 or 8: [`KING_BUCKETS_4`], [`KING_BUCKETS_8`], with king mirroring).
+    /// king buckets; 4 or 8: [`KING_BUCKETS_4`], [`KING_BUCKETS_8`], whose layouts give a
+    /// square and its a-h mirror the same bucket, so they need no king mirroring).
     pub king_buckets: usize,
 }
 
@@ -217,34 +218,30 @@ impl fmt::Display for Architecture {
 
 impl Architecture {
     /// Every shape at `hidden` values that the engine runs differently: each activation,
-    /// one or 8 output buckets, without king mirroring, and with it for each king-bucket
-    /// count (16 shapes; for tests).
+    /// one or 8 output buckets, and for each king-bucket count, with king mirroring and
+    /// without (24 shapes; for tests).
     ///
     /// ```
     /// use rookery::engine::eval::nnue::Architecture;
     /// let shapes = Architecture::every_kind(32);
-    /// assert_eq!(shapes.len(), 16);
+    /// assert_eq!(shapes.len(), 24);
     /// assert!(shapes.iter().all(|arch| arch.hidden == 32 && arch.check().is_ok()));
-    /// assert_eq!(shapes.iter().filter(|arch| arch.king_buckets == 8).count(), 4);
+    /// assert_eq!(shapes.iter().filter(|arch| arch.king_buckets == 8).count(), 8);
     /// ```
     pub fn every_kind(hidden: usize) -> Vec<Architecture> {
         let mut all = Vec::new();
         for activation in [Activation::CReLU, Activation::SCReLU] {
             for buckets in [1, 8] {
-                let plain = Architecture {
-                    hidden,
-                    activation,
-                    buckets,
-                    king_mirror: false,
-                    king_buckets: 1,
-                };
-                all.push(plain);
                 for king_buckets in KING_BUCKET_COUNTS {
-                    all.push(Architecture {
-                        king_mirror: true,
-                        king_buckets,
-                        ..plain
-                    });
+                    for king_mirror in [false, true] {
+                        all.push(Architecture {
+                            hidden,
+                            activation,
+                            buckets,
+                            king_mirror,
+                            king_buckets,
+                        });
+                    }
                 }
             }
         }
@@ -252,14 +249,13 @@ impl Architecture {
     }
 
     /// Refuses a shape this engine does not run: a hidden size that is not a multiple of
-    /// [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`], 0 or more than [`MAX_BUCKETS`] buckets, a
-    /// king-bucket count without a layout ([`KING_BUCKET_COUNTS`]), or king buckets without
-    /// king mirroring (the layouts cover files a-d only).
+    /// [`HIDDEN_STEP`] from 16 to [`MAX_HIDDEN`], 0 or more than [`MAX_BUCKETS`] buckets, or
+    /// a king-bucket count without a layout ([`KING_BUCKET_COUNTS`]).
     ///
     /// ```
     /// use rookery::engine::eval::nnue::Architecture;
     /// let arch = Architecture { king_buckets: 4, ..Architecture::default() };
-    /// assert!(arch.check().unwrap_err().contains("king mirror"));
+    /// assert!(arch.check().is_ok());
     /// assert!(Architecture { king_mirror: true, ..arch }.check().is_ok());
     /// let odd = Architecture { king_mirror: true, king_buckets: 3, ..Architecture::default() };
     /// assert_eq!(odd.check().unwrap_err(), "3 king buckets: 1, 4 or 8");
@@ -281,13 +277,6 @@ impl Architecture {
         }
         if !KING_BUCKET_COUNTS.contains(&self.king_buckets) {
             return Err(format!("{} king buckets: 1, 4 or 8", self.king_buckets));
-        }
-        if self.king_buckets > 1 && !self.king_mirror {
-            return Err(format!(
-                "{} king buckets without king mirror: king buckets need it (their layouts \
-                 cover files a-d)",
-                self.king_buckets
-            ));
         }
         Ok(())
     }
@@ -335,6 +324,9 @@ impl Architecture {
     /// let four = Architecture { king_buckets: 4, ..arch };
     /// assert_eq!(four.view(Color::White, Square::E1), InputView { mirrored: true, bucket: 1 });
     /// assert_eq!(four.view(Color::White, Square::H2), InputView { mirrored: true, bucket: 2 });
+    /// // King buckets without king mirroring: the same bucket, the board as it is.
+    /// let unmirrored = Architecture { king_mirror: false, ..four };
+    /// assert_eq!(unmirrored.view(Color::White, Square::E1), InputView { mirrored: false, bucket: 1 });
     /// // Without king buckets, bucket 0; without king mirroring, never mirrored.
     /// let mirror = Architecture { king_buckets: 1, ..arch };
     /// assert_eq!(mirror.view(Color::White, Square::E4), InputView { mirrored: true, bucket: 0 });
@@ -385,6 +377,20 @@ impl Architecture {
     /// ```
     pub fn oldest_format(&self) -> u32 {
         if self.king_buckets > 1 { 4 } else { 3 }
+    }
+
+    /// Whether how a perspective sees the board depends on its king's square: under king
+    /// mirroring or king buckets. Without either every view is [`InputView::PLAIN`].
+    ///
+    /// ```
+    /// use rookery::engine::eval::nnue::Architecture;
+    /// assert!(!Architecture::default().viewed());
+    /// assert!(Architecture { king_buckets: 4, ..Architecture::default() }.viewed());
+    /// assert!(Architecture { king_mirror: true, ..Architecture::default() }.viewed());
+    /// ```
+    #[inline(always)]
+    pub fn viewed(&self) -> bool {
+        self.king_mirror || self.king_buckets > 1
     }
 
     /// Whether a perspective whose king stands on `king` sees the board mirrored a-h.

@@ -14,7 +14,7 @@
 //! | 28..32 | activation: 0 CReLU, 1 SCReLU |
 //! | 32..36 | output buckets `B`, 1 to 8 |
 //! | 36..40 | king mirror: 0 off, 1 on |
-//! | 40..44 | king buckets `K`: 1, 4 or 8; more than 1 only with king mirror |
+//! | 40..44 | king buckets `K`: 1, 4 or 8 |
 //! | then | feature weights `i16`, `K x 768 x H`, input-major (king bucket 0's rows first) |
 //! | then | feature biases `i16`, `H` |
 //! | then | output weights `i16`, `B x 2 x H`: per bucket, the side to move's, then the other side's |
@@ -39,7 +39,7 @@
 //!
 //! A file is refused when it is cut short or longer than its header says, does not start
 //! with the magic, names another version or an architecture this engine does not run (king
-//! buckets other than 1, 4 and 8, or more than one without king mirror, among them), fails
+//! buckets other than 1, 4 and 8 among them), fails
 //! its checksum, or (SCReLU) has an output weight beyond the kernel's bound.
 
 use std::fmt;
