@@ -472,14 +472,47 @@ fn train_king_buckets_start_from_a_one_bucket_net_and_the_engine_runs_them() {
     };
     assert_eq!(trained.architecture(), &arch);
     assert_eq!(trained.format(), 4);
-    // Counts without a layout, and mirrored files with the king mirroring it implies.
+    // With mirrored files, king buckets read the board as it is, and the one-bucket net
+    // (not king-mirrored) starts the model exactly.
+    let plain = dir.join("plain-four.nnue");
+    let p = plain.to_str().unwrap();
+    let unmirrored = [
+        &[
+            "train",
+            d,
+            "--out",
+            p,
+            "--init",
+            o,
+            "--mirror-files",
+            "--king-buckets",
+            "4",
+        ][..],
+        &shape[..],
+        &run[..],
+    ]
+    .concat();
+    let stderr = succeeds(&unmirrored);
+    assert!(
+        stderr.contains("train: net 768->32x2->1, screlu, 4 king buckets"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not king-mirrored"), "{stderr}");
+    let plain_net = Network::from_bytes(&std::fs::read(&plain).unwrap()).unwrap();
+    let plain_arch = Architecture {
+        king_mirror: false,
+        ..arch
+    };
+    assert_eq!(plain_net.architecture(), &plain_arch);
+    engine_loads_and_evaluates_as(p, &plain_net);
+    // Counts without a layout, and mirrored files with king mirroring.
     let other = dir.join("other.nnue");
     let t = other.to_str().unwrap();
     for flags in [
         &["--king-buckets", "3"][..],
         &["--king-buckets", "0"][..],
         &["--king-buckets", "x"][..],
-        &["--king-buckets", "4", "--mirror-files"][..],
+        &["--king-buckets", "4", "--mirror-files", "--king-mirror"][..],
     ] {
         let out = rookery(&[&["train", d, "--out", t][..], flags].concat());
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
