@@ -561,19 +561,29 @@ fn a_single_move_is_searched_for_a_score_within_its_cap() {
 fn a_spent_clock_stops_the_first_iteration_only_after_its_best_line() {
     // The queen can take f7 with check, and the king takes it back. Depth 1 sees that; the
     // static evaluation, which orders the first root moves searched, does not. With
-    // nothing planned on a 10 ms clock the answer is depth 1's, every time (the search cut
-    // at the first root move scored played Qxf7+ in about one search in five).
+    // nothing planned on a 10 ms clock the answer is depth 1's (the search cut at the first
+    // root move scored played Qxf7+ in about one search in five). On a loaded machine the
+    // engine's thread can wait out the clock's 5 ms before depth 1 ends, and then it must
+    // answer: 3 of 60 answers may differ (with one in five wrong, 3 or fewer of 60 come
+    // about once in a thousand runs).
     const QUEEN_OUT: &str = "r1bqkbnr/pppp1ppp/2n5/4p2Q/4P3/8/PPPP1PPP/RNB1KBNR w KQkq - 2 3";
     let pos = Position::from_fen(QUEEN_OUT, false).unwrap();
     let mut e = Engine::start();
     e.send(&format!("position fen {QUEEN_OUT}"));
     let (depth_1, _) = check_answer(&pos, &e.go("depth 1"));
     assert_ne!(depth_1, "h5f7");
-    for _ in 0..30 {
+    let mut other = Vec::new();
+    for _ in 0..60 {
         e.send("ucinewgame");
         e.send(&format!("position fen {QUEEN_OUT}"));
         e.ready();
         let (best, _) = check_answer(&pos, &e.go("wtime 10 btime 10"));
-        assert_eq!(best, depth_1);
+        if best != depth_1 {
+            other.push(best);
+        }
     }
+    assert!(
+        other.len() <= 3,
+        "depth 1 plays {depth_1}; answered {other:?}"
+    );
 }
