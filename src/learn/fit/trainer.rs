@@ -21,7 +21,7 @@ use super::dataset::{self, Sample};
 use super::model::Model;
 use super::optimiser::{self, Adam, TrainConfig};
 use super::outputs::Outputs;
-use super::quantisation::quantisation_error;
+use super::quantisation::{centre_output_bias, quantisation_error};
 use crate::engine::eval::nnue::Network;
 use crate::engine::eval::nnue::architecture::SCALE;
 
@@ -358,7 +358,14 @@ impl Trainer {
             ));
             if val.is_empty() || val_loss < best_val_loss {
                 best_val_loss = val_loss;
-                let net = model.quantise();
+                // The quantised net against the model on the positions it was judged by,
+                // its output bias moved to take back the mean error.
+                let mut net = model.quantise();
+                let judged = if val.is_empty() { train_set } else { val };
+                let judged = &judged[..judged.len().min(QUANTISATION_CHECK)];
+                let rounded = quantisation_error(&model, &net, judged);
+                centre_output_bias(&mut net, rounded.bias);
+                let error = quantisation_error(&model, &net, judged);
                 checksum = Some(net.checksum());
                 let temporary = &outputs.net_temporary;
                 std::fs::write(temporary, net.to_bytes())
@@ -367,17 +374,12 @@ impl Trainer {
                         let _ = std::fs::remove_file(temporary);
                         TrainError(format!("{}: {e}", out.display()))
                     })?;
-                // The quantised net against the model on the positions it was judged by.
-                let judged = if val.is_empty() { train_set } else { val };
-                let error = quantisation_error(
-                    &model,
-                    &net,
-                    &judged[..judged.len().min(QUANTISATION_CHECK)],
-                );
                 log(&format!(
-                    "epoch {}: net written to {}; quantisation error {error}",
+                    "epoch {}: net written to {}; quantisation error {error} (rounded: mean \
+                     signed {:+.2} cp, taken back by the output bias)",
                     epoch + 1,
-                    out.display()
+                    out.display(),
+                    rounded.bias
                 ));
             }
             Checkpoint {
