@@ -163,9 +163,8 @@ impl Model {
     /// mirrored a-h by the model and not by the net, so there the model starts as the net's
     /// evaluation of the mirrored board: close for a net trained with mirrored positions
     /// (`--mirror-files`), which rates a position and its mirror alike, but not the same
-    /// function. The factoriser
-    /// takes the net's rows as they are, not symmetrised, so that the model keeps the net's
-    /// own weights where it is exact.
+    /// function. The factoriser takes the net's rows as they are, not symmetrised, so that
+    /// the model keeps the net's own weights where it is exact.
     pub fn factorised_from(net: &Network, arch: Architecture) -> Result<Model, String> {
         let from = net.architecture();
         let same_but_king_buckets = Architecture {

@@ -173,9 +173,9 @@ impl Trainer {
         config.arch.check().map_err(TrainError)?;
         if self.mirror_files && config.arch.king_mirror {
             return Err(TrainError(
-                "--mirror-files with --king-mirror: a \
-                 king-mirrored net sees a position and its a-h mirror as the same inputs, so \
-                 the mirror adds nothing; drop one of them"
+                "--mirror-files with --king-mirror: a king-mirrored net sees a position and \
+                 its a-h mirror as the same inputs, so the mirror adds nothing; drop one of \
+                 them"
                     .into(),
             ));
         }

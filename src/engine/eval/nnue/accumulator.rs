@@ -205,8 +205,9 @@ impl Accumulator {
         false
     }
 
-    /// Both perspectives updated in the plain view (without king mirroring or king buckets): the rows of
-    /// the pieces `removed` taken off, those of the pieces `added` put on.
+    /// Both perspectives updated in the plain view (without king mirroring or king
+    /// buckets): the rows of the pieces `removed` taken off, those of the pieces `added`
+    /// put on.
     #[inline(always)]
     fn update_plain<const N: usize>(
         &self,

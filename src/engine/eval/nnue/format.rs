@@ -39,8 +39,8 @@
 //!
 //! A file is refused when it is cut short or longer than its header says, does not start
 //! with the magic, names another version or an architecture this engine does not run (king
-//! buckets other than 1, 4 and 8 among them), fails
-//! its checksum, or (SCReLU) has an output weight beyond the kernel's bound.
+//! buckets other than 1, 4 and 8 among them), fails its checksum, or (SCReLU) has an output
+//! weight beyond the kernel's bound.
 
 use std::fmt;
 
