@@ -124,9 +124,10 @@ fn fifty_move_and_insufficient_material_draws_score_zero() {
         .strip_prefix("cp ")
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("a centipawn score, not {last}"));
-    // 100 cp is an even chance to win: a rook up is more than that, though the search's
-    // evaluation shrinks with the material gone and the fifty-move clock run half out.
-    assert!(cp >= 130, "white is a rook up: {last}: {lines:#?}");
+    // 100 cp is an even chance to win (normalised centipawns): a rook up is more than that,
+    // though the search's evaluation shrinks with the material gone and the fifty-move clock
+    // run half out.
+    assert!(cp > 100, "white is a rook up: {last}: {lines:#?}");
 }
 
 #[test]
