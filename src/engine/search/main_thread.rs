@@ -133,9 +133,9 @@ impl MainThread {
             return true;
         }
         // A proven mate will not change by searching deeper (infinite and ponder searches
-        // then wait for their release).
+        // then wait for their release); a depth or a movetime asked for is searched out.
         if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + 2 {
-            return limits.depth.is_none();
+            return limits.depth.is_none() && limits.movetime.is_none();
         }
         self.sync_ponder_hit(shared.signals);
         let limits = &self.limits;
