@@ -1,5 +1,5 @@
 //! `rookery`: command-line dispatch. Without a command it is the UCI engine; each tool
-//! (`bench`, `book`, `datagen`, `data`, `train`, `perft`, `hashcheck`, `hash`, `hashstats`,
+//! (`bench`, `book`, `datagen`, `data`, `train`, `net`, `perft`, `hashcheck`, `hash`, `hashstats`,
 //! `spsa`) is a module of [`cli`], this binary's own.
 
 mod cli;
@@ -27,6 +27,8 @@ usage: rookery                 the UCI engine (reads commands on stdin)
                      [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
                      [--init NET] [--hidden N] [--activation crelu|screlu]
                      [--output-buckets N] [--king-mirror] [--king-buckets K]
+       rookery net NET [--epd FILE] [--scale PCT --out OUT]   a net's checksum and shape,
+                               its mean |evaluation| over FILE, a copy with its scores scaled
        rookery perft DEPTH [FEN] [--chess960] [--hash MB]
        rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
        rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
@@ -47,6 +49,7 @@ fn main() -> ExitCode {
         Some("datagen") => cli::datagen::run(&words[1..]),
         Some("data") => cli::data::run(&words[1..]),
         Some("train") => cli::train::run(&words[1..]),
+        Some("net") => cli::net::run(&words[1..]),
         Some("spsa") => cli::spsa::run(&words[1..]),
         None => {
             rookery::uci::run_stdio();

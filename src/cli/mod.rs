@@ -11,6 +11,7 @@ pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;
 pub mod key_report;
+pub mod net;
 pub mod output;
 pub mod perft;
 pub mod spsa;

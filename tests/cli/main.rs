@@ -10,5 +10,6 @@ mod data;
 mod datagen;
 mod hash;
 mod learn;
+mod net;
 mod paths;
 mod train;

@@ -224,7 +224,9 @@ fn format_3_refusals() {
         (12, 2048, "hidden size"),
         (16, 256, "QA"),
         (20, 4096, "QB"),
-        (24, 400, "scale"),
+        (24, 0, "scale"),
+        (24, 15, "scale"),
+        (24, 1025, "scale"),
         (28, 2, "activation"),
         (32, 0, "output buckets"),
         (32, 9, "output buckets"),
@@ -236,6 +238,9 @@ fn format_3_refusals() {
             "{what} {value}: {refused:?}"
         );
     }
+    // A scale other than the trainer's, within the range, is a net whose scores were scaled.
+    assert_eq!(field(24, 400).unwrap().scale(), 400);
+    assert_eq!(field(24, 16).unwrap().scale(), 16);
     // Another hidden size, bucket count or activation that the length does not match.
     assert!(matches!(field(12, 48), Err(NetError::Length { .. })));
     assert!(matches!(field(32, 4), Err(NetError::Length { .. })));

@@ -144,7 +144,9 @@ impl Model {
     }
 
     /// The float model a quantised net stands for: each weight divided by the scale it was
-    /// quantised with, so that quantising it again gives `net` back. Training can go on
+    /// quantised with, so that quantising it again gives `net` back (a net of the trainer's
+    /// centipawns per output unit; one whose scores were scaled gives the model its scores,
+    /// the factor in the output layer). Training can go on
     /// from a net whose checkpoint is gone. A net with king buckets gives each bucket's
     /// rows its own weights and the factoriser 0.
     pub fn from_network(net: &Network) -> Model {
@@ -193,18 +195,21 @@ impl Model {
         } else {
             layout.w1
         };
-        let blocks: [(usize, &[i16], i32); 3] = [
-            (rows, net.feature_weights(), QA),
-            (layout.b1, net.feature_bias(), QA),
-            (layout.w2, net.output_weights(), qb),
+        // A net whose scores were scaled (its centipawns per output unit other than the
+        // trainer's) starts the model at those scores: its output layer takes the factor.
+        let output = net.scale() as f32 / SCALE as f32;
+        let blocks: [(usize, &[i16], f32); 3] = [
+            (rows, net.feature_weights(), QA as f32),
+            (layout.b1, net.feature_bias(), QA as f32),
+            (layout.w2, net.output_weights(), qb as f32 / output),
         ];
         for (start, values, scale) in blocks {
             for (p, &v) in params[start..].iter_mut().zip(values) {
-                *p = f32::from(v) / scale as f32;
+                *p = f32::from(v) / scale;
             }
         }
         for (p, &b) in params[layout.b2..].iter_mut().zip(net.output_bias()) {
-            *p = b as f32 / (QA * qb) as f32;
+            *p = b as f32 * output / (QA * qb) as f32;
         }
         Model { arch, params }
     }
@@ -867,6 +872,38 @@ pub(crate) mod tests {
                 );
                 assert_eq!(again.quantise().to_bytes(), net.to_bytes(), "{arch}");
             }
+        }
+    }
+
+    #[test]
+    fn a_net_with_scaled_scores_starts_a_model_at_those_scores() {
+        use crate::engine::eval::nnue::evaluate_position;
+        let arch = Architecture {
+            hidden: 32,
+            activation: Activation::SCReLU,
+            ..Architecture::default()
+        };
+        let net = with_factoriser(arch, 11).quantise();
+        let scaled = net.with_scale_percent(60).unwrap();
+        let (plain, from_scaled) = (Model::from_network(&net), Model::from_network(&scaled));
+        for fen in FENS {
+            let pos: Chess = fen
+                .parse::<shakmaty::fen::Fen>()
+                .unwrap()
+                .into_position(shakmaty::CastlingMode::Standard)
+                .unwrap();
+            let sample = sample_of(fen, 0, GameResult::Draw);
+            let engine = evaluate_position(&scaled, &pos) as f32;
+            let model = from_scaled.forward(&sample) * SCALE as f32;
+            assert!(
+                (model - engine).abs() <= 1.0,
+                "{fen}: model {model}, engine {engine}"
+            );
+            let unscaled = plain.forward(&sample) * SCALE as f32;
+            assert!(
+                (model - 0.6 * unscaled).abs() <= 0.01 * unscaled.abs() + 0.01,
+                "{fen}"
+            );
         }
     }
 

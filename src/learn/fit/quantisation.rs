@@ -59,7 +59,7 @@ pub fn quantisation_error(model: &Model, net: &Network, samples: &[Sample]) -> Q
 /// few centipawns off its model, by much the same amount in most positions, since the
 /// activations they weigh are alike from position to position; the bias takes that back.
 pub fn centre_output_bias(net: &mut Network, offset: f64) {
-    let steps_per_cp = f64::from(QA * net.architecture().activation.qb()) / f64::from(SCALE);
+    let steps_per_cp = f64::from(QA * net.architecture().activation.qb()) / f64::from(net.scale());
     let shift = (offset * steps_per_cp).round() as i32;
     for bias in net.output_bias_mut() {
         *bias -= shift;

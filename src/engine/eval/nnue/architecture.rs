@@ -25,6 +25,10 @@ pub const QA: i32 = 255;
 /// which the hand-written evaluation's search scores best predict self-play results (see
 /// `learn::fit::dataset::fit_scale`), so that the net's centipawns are the search's centipawns.
 pub const SCALE: i32 = 185;
+/// The centipawns per output unit a net file may give: [`SCALE`] as the trainer writes it,
+/// another for a net whose scores were scaled to the search's
+/// ([`calibration`](super::calibration)).
+pub const SCALE_RANGE: std::ops::RangeInclusive<i32> = 16..=1024;
 /// The hidden size of every format 2 net, and the trainer's default.
 pub const DEFAULT_HIDDEN: usize = 256;
 /// The hidden size of the built-in net: with [`DEFAULT_HIDDEN`], the size the accumulator's

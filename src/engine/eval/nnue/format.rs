@@ -10,7 +10,7 @@
 //! | 12..16 | hidden size `H`: a multiple of 16 from 16 to 1024 |
 //! | 16..20 | `QA`, activation scale, 255 |
 //! | 20..24 | `QB`, output weight scale: 4096 with CReLU, 64 with SCReLU |
-//! | 24..28 | centipawns per output unit, 185 |
+//! | 24..28 | centipawns per output unit: 185 as the trainer writes it, 16 to 1024 for a net whose scores were scaled |
 //! | 28..32 | activation: 0 CReLU, 1 SCReLU |
 //! | 32..36 | output buckets `B`, 1 to 8 |
 //! | 36..40 | king mirror: 0 off, 1 on |
@@ -33,8 +33,8 @@
 //! # Format 2
 //!
 //! The 28 bytes of format 3's header up to the activation, with version 2, hidden 256,
-//! `QB` 4096: always 256 hidden, CReLU, one output bucket, no king mirror, one king
-//! bucket; then the same blocks (one output bucket) and checksum. A format 2 net is
+//! `QB` 4096, scale 185: always 256 hidden, CReLU, one output bucket, no king mirror, one
+//! king bucket; then the same blocks (one output bucket) and checksum. A format 2 net is
 //! written back in format 2, so its checksum stays the one it was published with.
 //!
 //! A file is refused when it is cut short or longer than its header says, does not start
@@ -47,7 +47,9 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
 
-use super::architecture::{Activation, Architecture, INPUTS, QA, SCALE, SCRELU_MAX_WEIGHT};
+use super::architecture::{
+    Activation, Architecture, INPUTS, QA, SCALE, SCALE_RANGE, SCRELU_MAX_WEIGHT,
+};
 use super::network::Network;
 use crate::hashing::checksum::fnv1a;
 
@@ -109,15 +111,15 @@ impl fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
-/// The header of a net of `arch` in `format`.
-fn header(arch: &Architecture, format: u32) -> Vec<u8> {
+/// The header of a net of `arch` in `format`, of `scale` centipawns per output unit.
+fn header(arch: &Architecture, format: u32, scale: i32) -> Vec<u8> {
     let mut fields = vec![
         format,
         INPUTS as u32,
         arch.hidden as u32,
         QA as u32,
         arch.activation.qb() as u32,
-        SCALE as u32,
+        scale as u32,
     ];
     if format >= 3 {
         fields.extend([
@@ -142,8 +144,16 @@ fn file_bytes(arch: &Architecture, header: usize) -> usize {
     header + 2 * (arch.inputs() * h + h + arch.buckets * 2 * h) + 4 * arch.buckets + CHECKSUM_BYTES
 }
 
-/// The architecture a header names, with the header's length, or why it is refused.
-fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
+/// What a header says: the net's shape, format and scale, and the header's length.
+struct Header {
+    arch: Architecture,
+    format: u32,
+    scale: i32,
+    length: usize,
+}
+
+/// What a header says, or why it is refused.
+fn read_header(bytes: &[u8]) -> Result<Header, NetError> {
     let short = |expected: usize| NetError::Length {
         found: bytes.len(),
         expected,
@@ -164,7 +174,7 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
     }
     if version == 2 {
         let arch = Architecture::default();
-        if bytes[..length] != header(&arch, 2) {
+        if bytes[..length] != header(&arch, 2, SCALE) {
             return Err(NetError::Architecture(format!(
                 "format 2 with {} inputs, hidden {}, QA {}, QB {}, scale {}; format 2 means \
                  {INPUTS}, 256, {QA}, 4096, {SCALE}",
@@ -175,7 +185,12 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
                 field(5)
             )));
         }
-        return Ok((arch, version, length));
+        return Ok(Header {
+            arch,
+            format: version,
+            scale: SCALE,
+            length,
+        });
     }
     let refuse = |what: String| Err(NetError::Architecture(what));
     if field(1) != INPUTS as u32 {
@@ -197,22 +212,36 @@ fn read_header(bytes: &[u8]) -> Result<(Architecture, u32, usize), NetError> {
         king_buckets: if version >= 4 { field(9) as usize } else { 1 },
     };
     arch.check().map_err(NetError::Architecture)?;
-    let scales = [field(3), field(4), field(5)];
-    let expected = [QA as u32, activation.qb() as u32, SCALE as u32];
-    if scales != expected {
+    let quantisation = [field(3), field(4)];
+    let expected = [QA as u32, activation.qb() as u32];
+    if quantisation != expected {
         return refuse(format!(
-            "QA {}, QB {}, scale {} for {}; this engine quantises {} nets with {}, {}, {}",
-            scales[0],
-            scales[1],
-            scales[2],
+            "QA {}, QB {} for {}; this engine quantises {} nets with {}, {}",
+            quantisation[0],
+            quantisation[1],
             activation.name(),
             activation.name(),
             expected[0],
-            expected[1],
-            expected[2]
+            expected[1]
         ));
     }
-    Ok((arch, version, length))
+    let scale = match i32::try_from(field(5)) {
+        Ok(scale) if SCALE_RANGE.contains(&scale) => scale,
+        _ => {
+            return refuse(format!(
+                "scale {} cp per output unit, outside {}..={}",
+                field(5),
+                SCALE_RANGE.start(),
+                SCALE_RANGE.end()
+            ));
+        }
+    };
+    Ok(Header {
+        arch,
+        format: version,
+        scale,
+        length,
+    })
 }
 
 impl Network {
@@ -225,7 +254,7 @@ impl Network {
 
     /// The net file's bytes, in its [`format`](Network::format).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut bytes = header(&self.arch, self.format());
+        let mut bytes = header(&self.arch, self.format(), self.scale);
         bytes.reserve(file_bytes(&self.arch, 0));
         let values = self
             .feature_weights
@@ -249,7 +278,12 @@ impl Network {
         if bytes.len() >= 4 && bytes[0..4] != MAGIC {
             return Err(NetError::Magic);
         }
-        let (arch, format, header) = read_header(bytes)?;
+        let Header {
+            arch,
+            format,
+            scale,
+            length: header,
+        } = read_header(bytes)?;
         let expected = file_bytes(&arch, header);
         if bytes.len() != expected {
             return Err(NetError::Length {
@@ -263,6 +297,7 @@ impl Network {
         }
         let mut net = Network::zeroed(arch);
         net.format = format;
+        net.scale = scale;
         let biases_at = body.len() - 4 * arch.buckets;
         let mut values = body[header..biases_at]
             .chunks_exact(2)
@@ -309,8 +344,8 @@ impl Network {
         if bytes.len() >= 4 && bytes[0..4] != MAGIC {
             return Err(NetError::Magic.to_string());
         }
-        let (arch, _, header) = read_header(&bytes).map_err(|e| e.to_string())?;
-        let expected = file_bytes(&arch, header);
+        let header = read_header(&bytes).map_err(|e| e.to_string())?;
+        let expected = file_bytes(&header.arch, header.length);
         if len != expected as u64 {
             return Err(NetError::Length {
                 found: usize::try_from(len).unwrap_or(usize::MAX),

@@ -6,13 +6,15 @@
 //! - [`kernels`]: the output layer's dot products, portable and AVX2, and the instructions
 //!   the accumulator's updates are compiled for;
 //! - [`format`](mod@format): the net file, formats 2 to 4;
-//! - [`accumulator`]: the per-position hidden values, updated move by move.
+//! - [`accumulator`]: the per-position hidden values, updated move by move;
+//! - [`calibration`]: how far from 0 a net's scores run, and the net with them scaled.
 //!
 //! The default net, trained on Rookery's own self-play games, is built into the binary
 //! ([`default_network`]); the `EvalFile` option loads another.
 
 pub mod accumulator;
 pub mod architecture;
+pub mod calibration;
 pub mod format;
 pub mod kernels;
 pub mod network;

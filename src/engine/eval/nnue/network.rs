@@ -3,11 +3,12 @@
 //! Feature weights and biases are scaled by `QA`, output weights by the activation's `QB`
 //! ([`Activation::qb`]), output biases by `QA x QB`. The output in centipawns is
 //!
-//! - CReLU: `(sum(clamp(x, 0, QA) x w) + bias) x SCALE / (QA x QB)`;
-//! - SCReLU: `(sum(clamp(x, 0, QA)^2 x w) + bias x QA) x SCALE / (QA^2 x QB)`,
+//! - CReLU: `(sum(clamp(x, 0, QA) x w) + bias) x scale / (QA x QB)`;
+//! - SCReLU: `(sum(clamp(x, 0, QA)^2 x w) + bias x QA) x scale / (QA^2 x QB)`,
 //!
 //! the sum over both perspectives (the side to move's first) with the weights of the
-//! position's output bucket, in `i64`, clamped within the evaluation's range.
+//! position's output bucket, in `i64`, clamped within the evaluation's range. `scale` is the
+//! net's centipawns per output unit: [`SCALE`] for a net the trainer writes.
 
 use std::fmt;
 
@@ -34,6 +35,9 @@ pub struct Network {
     pub(super) output_weights: Box<[i16]>,
     /// Output biases, one per bucket.
     pub(super) output_bias: Box<[i32]>,
+    /// Centipawns per output unit, within [`SCALE_RANGE`](super::architecture::SCALE_RANGE): [`SCALE`], the trainer's, unless
+    /// the net's scores were scaled ([`Network::with_scale_percent`]).
+    pub(super) scale: i32,
     /// The output kernel, chosen once when the net is made.
     pub(super) kernel: Kernel,
 }
@@ -62,6 +66,7 @@ impl Network {
             feature_bias: vec![0; h].into_boxed_slice(),
             output_weights: vec![0; arch.buckets * 2 * h].into_boxed_slice(),
             output_bias: vec![0; arch.buckets].into_boxed_slice(),
+            scale: SCALE,
             kernel: Kernel::best(),
         }
     }
@@ -129,6 +134,12 @@ impl Network {
         &mut self.output_bias
     }
 
+    /// Centipawns per unit of its output: [`SCALE`], the trainer's, unless its scores were
+    /// scaled ([`Network::with_scale_percent`]).
+    pub fn scale(&self) -> i32 {
+        self.scale
+    }
+
     /// The kernel [`Network::output`] runs.
     pub fn kernel(&self) -> Kernel {
         self.kernel
@@ -171,16 +182,17 @@ impl Network {
         // In i64: any i16 weights of a loaded file fit, and the score is then clamped below
         // the tablebase and mate scores. The divisors are constants, which the compiler
         // turns into multiplications.
+        let scale = i64::from(self.scale);
         let score = match self.arch.activation {
             Activation::CReLU => {
                 const QB: i64 = Activation::CReLU.qb() as i64;
                 let sum = kernel.crelu_dot([us, them], [w_us, w_them]) + bias;
-                sum * i64::from(SCALE) / (QA64 * QB)
+                sum * scale / (QA64 * QB)
             }
             Activation::SCReLU => {
                 const QB: i64 = Activation::SCReLU.qb() as i64;
                 let sum = kernel.screlu_dot([us, them], [w_us, w_them]) + bias * QA64;
-                sum * i64::from(SCALE) / (QA64 * QA64 * QB)
+                sum * scale / (QA64 * QA64 * QB)
             }
         };
         score.clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32
