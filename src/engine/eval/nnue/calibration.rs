@@ -1,9 +1,9 @@
 //! A net's evaluation scale: how far from 0 its scores run over a set of positions, and the
 //! same net with every score scaled by one factor.
 //!
-//! A net trained with the games' results in its target (`train --wdl`) scores positions
-//! further from 0 than one trained on search scores alone, while the search's margins are
-//! set in the centipawns of the nets they were tuned with. A net's file gives its
+//! A net trained with the games' results in its target (`train --wdl`) scores the openings
+//! of a book further from 0 than one trained on search scores alone, while the search's
+//! margins are set in the centipawns of the nets they were tuned with. A net's file gives its
 //! centipawns per output unit (the trainer writes [`SCALE`]); another value there scales
 //! every evaluation by the same factor, exactly, and leaves the weights, the shape and the
 //! speed as they are.
