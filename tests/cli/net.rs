@@ -24,11 +24,7 @@ fn engine_eval(net: &Path, fen: &str) -> i32 {
     let out = rookery(&[&setoption, &position, "eval"]);
     assert!(out.status.success(), "{}", stdout(&out));
     let text = stdout(&out);
-    text.lines()
-        .find(|l| l.starts_with("NNUE evaluation"))
-        .and_then(|l| l.strip_suffix(" units for the side to move"))
-        .and_then(|l| l.rsplit(", ").next())
-        .and_then(|n| n.parse().ok())
+    crate::common::nnue_evaluation(text.lines())
         .unwrap_or_else(|| panic!("no NNUE evaluation in {text}"))
 }
 

@@ -37,6 +37,18 @@ pub fn random_net(arch: Architecture, seed: u64) -> Network {
     Model::new(arch, seed).quantise()
 }
 
+/// The network's evaluation for the side to move, in internal units, from the lines a UCI
+/// `eval` prints: the number before "units for the side to move" on its `NNUE evaluation`
+/// line; `None` without one.
+pub fn nnue_evaluation<'a>(lines: impl IntoIterator<Item = &'a str>) -> Option<i32> {
+    lines
+        .into_iter()
+        .find(|l| l.starts_with("NNUE evaluation"))
+        .and_then(|l| l.strip_suffix(" units for the side to move"))
+        .and_then(|l| l.rsplit(", ").next())
+        .and_then(|n| n.parse().ok())
+}
+
 /// A suite from the project's `perft/` folder.
 pub fn suite(name: &str) -> Vec<PerftCase> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))

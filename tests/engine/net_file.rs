@@ -423,12 +423,7 @@ fn a_refused_eval_file_leaves_the_loaded_net_evaluating() {
         e.send("position startpos moves e2e4");
         e.send("eval");
         let lines = e.until(WAIT, |l| l.starts_with("Final evaluation"));
-        lines
-            .iter()
-            .find(|l| l.starts_with("NNUE evaluation"))
-            .and_then(|l| l.strip_suffix(" units for the side to move"))
-            .and_then(|l| l.rsplit(", ").next())
-            .and_then(|n| n.parse::<i32>().ok())
+        crate::common::nnue_evaluation(lines.iter().map(String::as_str))
             .unwrap_or_else(|| panic!("no NNUE evaluation in {lines:?}"))
     };
     let gen3_path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gen3.nnue");
