@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::common::cli::{rookery, stdout};
+use crate::common::cli::{refused, rookery, stdout};
 use crate::common::scratch_dir;
 
 const GEN3: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gen3.nnue");
@@ -105,12 +105,6 @@ fn bad_requests_are_refused_and_write_nothing() {
     let dir = scratch_dir("net-refusals");
     let out = dir.join("out.nnue");
     let out_name = out.display().to_string();
-    let refused = |args: &[&str]| -> String {
-        let run = rookery(args);
-        assert_eq!(run.status.code(), Some(2), "{args:?}: {run:?}");
-        assert!(run.stdout.is_empty(), "{args:?}");
-        String::from_utf8(run.stderr).unwrap()
-    };
     assert!(refused(&["net", BUILT_IN, "--scale", "80"]).contains("--scale and --out go together"));
     assert!(refused(&["net", BUILT_IN, "--out", &out_name]).contains("go together"));
     assert!(refused(&["net", BUILT_IN, "--scale", "0", "--out", &out_name]).contains("16..=1024"));

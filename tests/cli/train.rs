@@ -14,15 +14,11 @@ use common::cli::rookery;
 /// Runs `rookery ARGS`, which must be refused with exit status 2 and one line on stderr
 /// before any training; returns the line.
 fn refused(args: &[&str]) -> String {
-    let run = rookery(args);
-    let stderr = String::from_utf8_lossy(&run.stderr).into_owned();
-    assert_eq!(run.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    let stderr = common::cli::refused(args);
     assert!(
         !stderr.contains("train loss"),
         "{args:?} trained first: {stderr}"
     );
-    assert!(run.stdout.is_empty(), "{args:?}: {:?}", run.stdout);
     stderr
 }
 
