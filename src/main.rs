@@ -56,7 +56,7 @@ fn main() -> ExitCode {
             Ok(Outcome::Success)
         }
         Some("--version" | "-V" | "version") => {
-            cli::output::out!("{}", rookery::engine::NAME);
+            cli::output::out!("{}", rookery::engine::build_info::version_text());
             Ok(Outcome::Success)
         }
         Some("help" | "--help" | "-h") => {

@@ -29,3 +29,16 @@ pub const TARGET_FEATURES: [(&str, bool); 7] = [
     ("bmi2", cfg!(target_feature = "bmi2")),
     ("avx512f", cfg!(target_feature = "avx512f")),
 ];
+
+/// The version the build names itself by: `X.Y.Z` for a release build (the commit tagged
+/// `vX.Y.Z`, unmodified) or a build without git, otherwise `X.Y.Z-dev-` and the first 8
+/// digits of the commit, with `-modified` when the source differed from it.
+pub const VERSION_NAME: &str = env!("ROOKERY_VERSION_NAME");
+
+/// The engine's name as the UCI `id name` gives it: `Rookery` and [`VERSION_NAME`].
+pub const ENGINE_NAME: &str = concat!("Rookery ", env!("ROOKERY_VERSION_NAME"));
+
+/// What `rookery --version` prints: the engine's name and the whole commit.
+pub fn version_text() -> String {
+    format!("{ENGINE_NAME} (commit {GIT_COMMIT})")
+}

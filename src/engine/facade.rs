@@ -33,8 +33,8 @@ use crate::chess::perft::divide_report;
 use crate::hashing::AllocError;
 use crate::logging;
 
-/// Engine name and version.
-pub const NAME: &str = concat!("Rookery ", env!("CARGO_PKG_VERSION"));
+/// Engine name and version, as the UCI `id name` gives it ([`super::build_info::ENGINE_NAME`]).
+pub const NAME: &str = super::build_info::ENGINE_NAME;
 
 /// Stack of the search thread: the recursion keeps move lists on the stack.
 const SEARCH_STACK: usize = 64 << 20;

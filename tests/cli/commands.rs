@@ -128,12 +128,11 @@ fn hashcheck_counts_nodes_and_reports_no_mismatch() {
 }
 
 #[test]
-fn version_agrees_with_the_uci_name_and_the_changelog() {
+fn version_names_the_commit_and_agrees_with_the_changelog() {
     let out = rookery(&["--version"]);
     assert!(out.status.success());
     let version = stdout(&out);
-    let expected = format!("Rookery {}\n", env!("CARGO_PKG_VERSION"));
-    assert_eq!(version, expected);
+    assert_eq!(version, format!("{}\n", common::build_name::version_line()));
     assert_ne!(
         env!("CARGO_PKG_VERSION"),
         "0.1.0",

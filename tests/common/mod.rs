@@ -2,6 +2,7 @@
 //! `tests/engine`, `tests/hashing`, `tests/games`) includes this module.
 #![allow(dead_code)]
 
+pub mod build_name;
 pub mod cli;
 pub mod lines;
 pub mod uci_client;

@@ -21,7 +21,7 @@ fn handshake_lists_id_and_options() {
     let lines = e.until(WAIT, |l| l == "uciok");
     assert_eq!(
         lines[0],
-        format!("id name Rookery {}", env!("CARGO_PKG_VERSION"))
+        format!("id name {}", common::build_name::engine_name())
     );
     assert!(lines.iter().any(|l| l.starts_with("id author")));
     for option in [
@@ -598,11 +598,7 @@ fn compiler_names_the_version_rustc_target_and_kernel() {
             .unwrap_or_else(|| panic!("no '{key}' line: {lines:#?}"))
             .to_string()
     };
-    assert_eq!(
-        lines[0],
-        format!("Rookery {}", env!("CARGO_PKG_VERSION")),
-        "{lines:#?}"
-    );
+    assert_eq!(lines[0], common::build_name::engine_name(), "{lines:#?}");
     let rustc = rustc_version();
     assert!(rustc.starts_with("rustc 1."), "{rustc}");
     assert_eq!(
