@@ -1,12 +1,14 @@
 //! Structured logs through `tracing`: to stderr (level from `RUST_LOG`) or to a file chosen
 //! at run time (the UCI option `Debug Log File`), never to stdout, which belongs to the
-//! protocol and the tools' output.
+//! protocol and the tools' output. `RUST_LOG` names one level for all of Rookery's logs
+//! (`error`, `warn`, `info`, `debug`, `trace` or `off`; a `target=level` directive counts by
+//! its level).
 
 use std::fs::File;
 use std::io::{self, Write};
 use std::sync::{Mutex, Once, OnceLock};
 
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::LevelFilter;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::prelude::*;
 use tracing_subscriber::reload;
@@ -15,7 +17,8 @@ static INIT: Once = Once::new();
 /// The log file, when one is set; stderr otherwise.
 static LOG_FILE: Mutex<Option<File>> = Mutex::new(None);
 /// Changes the level filter after start-up.
-static FILTER: OnceLock<reload::Handle<EnvFilter, tracing_subscriber::Registry>> = OnceLock::new();
+static FILTER: OnceLock<reload::Handle<LevelFilter, tracing_subscriber::Registry>> =
+    OnceLock::new();
 
 /// Installs the global subscriber once: stderr, filtered by `RUST_LOG` (off when unset).
 pub fn init() {
@@ -36,8 +39,20 @@ pub fn init() {
     });
 }
 
-fn env_filter() -> EnvFilter {
-    EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("off"))
+/// The level `RUST_LOG` names, off when it is unset or names none.
+fn env_filter() -> LevelFilter {
+    std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|value| level_named(&value))
+        .unwrap_or(LevelFilter::OFF)
+}
+
+/// The level a `RUST_LOG` value names: a level alone, or the level of its last
+/// `target=level` directive.
+fn level_named(value: &str) -> Option<LevelFilter> {
+    let directive = value.rsplit(',').next()?.trim();
+    let level = directive.rsplit('=').next()?.trim();
+    level.parse().ok()
 }
 
 /// Sends logs to `path` (appending), or back to stderr when `path` is empty. Logging to a
@@ -53,8 +68,8 @@ pub fn set_log_file(path: &str) -> io::Result<()> {
     if let Some(handle) = FILTER.get() {
         let filter = match std::env::var("RUST_LOG") {
             Ok(_) => env_filter(),
-            Err(_) if enable => EnvFilter::new("debug"),
-            Err(_) => EnvFilter::new("off"),
+            Err(_) if enable => LevelFilter::DEBUG,
+            Err(_) => LevelFilter::OFF,
         };
         let _ = handle.reload(filter);
     }
@@ -86,5 +101,19 @@ impl Write for SinkWriter {
             Some(file) => file.flush(),
             None => io::stderr().flush(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rust_log_names_a_level_alone_or_by_its_last_directive() {
+        assert_eq!(level_named("debug"), Some(LevelFilter::DEBUG));
+        assert_eq!(level_named("OFF"), Some(LevelFilter::OFF));
+        assert_eq!(level_named("rookery=trace"), Some(LevelFilter::TRACE));
+        assert_eq!(level_named("warn,rookery=info"), Some(LevelFilter::INFO));
+        assert_eq!(level_named("loud"), None);
     }
 }

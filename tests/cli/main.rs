@@ -10,6 +10,7 @@ mod data;
 mod datagen;
 mod hash;
 mod learn;
+mod logging;
 mod net;
 mod paths;
 mod train;
