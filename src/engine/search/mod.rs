@@ -3,14 +3,15 @@
 //! them, each runs iterative deepening with aspiration windows over the root moves
 //! (`worker.rs`) while the clock's guard keeps the time limit (`clock_guard.rs`), the inner
 //! nodes and quiescence are in `node.rs`, and the main thread chooses the move to play
-//! (`choice.rs`). What a caller hands in and gets back is in
-//! `interface.rs`; what only the main thread keeps (the limits, the clock, the lines it
-//! chooses from) in `main_thread.rs`; what the threads keep from one search to the next in
-//! [`memory`]. Every
-//! margin and reduction is named in [`crate::engine::params`]. Lazy SMP: helper threads
-//! search the same tree and share only the transposition table.
+//! (`choice.rs`). What a caller hands in and gets back is in `interface.rs`; what only the
+//! main thread keeps (the limits, the clock, the lines it chooses from) in `main_thread.rs`;
+//! the clock's rules, which the main thread and the guard both ask, in `clock.rs`; what the
+//! threads keep from one search to the next in [`memory`]. Every margin and reduction is
+//! named in [`crate::engine::params`]. Lazy SMP: helper threads search the same tree and
+//! share only the transposition table.
 
 mod choice;
+mod clock;
 mod clock_guard;
 mod interface;
 mod main_thread;
@@ -173,8 +174,6 @@ pub fn search_with_memory(
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
         root_moves: root_moves.clone(),
         pv_index: 0,
-        root_scored: false,
-        first_line_done: false,
         null_move_verification: None,
     };
 

@@ -48,7 +48,8 @@ pub(super) struct Shared<'a> {
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     pub(super) poll_mask: u64,
     /// Whether the main thread has completed its first iteration's best line: until then
-    /// only the clock's last resort stops the search (read by the clock's guard).
+    /// only the clock's last resort stops the search (set by the main thread, read by its
+    /// clock and the guard's, see `clock.rs`).
     pub(super) first_line_done: AtomicBool,
 }
 
@@ -61,6 +62,11 @@ impl Shared<'_> {
     /// Tells every thread to unwind.
     pub(super) fn stop(&self) {
         self.signals.stop.store(true, Relaxed);
+    }
+
+    /// Whether the main thread has completed its first iteration's best line.
+    pub(super) fn first_line_done(&self) -> bool {
+        self.first_line_done.load(Relaxed)
     }
 
     /// Nodes searched by all threads, as they last published them.
