@@ -148,12 +148,12 @@ pub fn search_with_memory(
     let shared = Shared {
         table,
         signals,
+        options,
         poll_mask: poll_mask(limits),
         max_depth: max_depth(limits),
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
         tablebases: tablebases.filter(|_| probe_inside),
-        tb_probing: options.tb_probing,
         root_tb_score,
         root_material,
         shown_lines,
@@ -180,7 +180,7 @@ pub fn search_with_memory(
     // Each worker takes its thread's memory and gives it back when done.
     let learned = memory.for_search(threads);
     let (mut main, depth) = threads::run(learned, multi_pv, reporter, make_worker);
-    let result = main.decide(depth, options.strength, options.strength_seed, reporter);
+    let result = main.decide(depth, reporter);
     learned[0] = main.into_memory();
     result
 }
