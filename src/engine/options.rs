@@ -218,7 +218,7 @@ impl Default for Settings {
     /// Every option at the default its entry in [`OPTIONS`] declares.
     fn default() -> Settings {
         let mut settings = Settings::blank();
-        for option in &OPTIONS {
+        for option in OPTIONS {
             if let Some(value) = option.kind.default_value() {
                 (option.store)(&mut settings, &value);
             }
@@ -301,7 +301,7 @@ impl EngineOption {
 fn keep_nothing(_: &mut Settings, _: &OptionValue) {}
 
 /// The options, in the order `uci` lists them.
-pub static OPTIONS: [EngineOption; 22] = [
+pub static OPTIONS: &[EngineOption] = &[
     EngineOption {
         name: "Debug Log File",
         kind: OptionKind::String { default: "" },
@@ -516,7 +516,7 @@ mod tests {
         let defaults = Settings::default();
         assert_ne!(defaults, Settings::blank());
         // Storing any option's default changes nothing more.
-        for option in &OPTIONS {
+        for option in OPTIONS {
             let mut settings = defaults.clone();
             if let Some(value) = option.kind.default_value() {
                 option.store(&mut settings, &value);

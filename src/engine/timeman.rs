@@ -1,5 +1,8 @@
-//! The time budget for one move: a soft limit (do not start another iteration) and a
-//! hard limit (abort the search), both inside the remaining clock minus the move overhead.
+//! The time budget for one move, all of it inside the remaining clock minus the move
+//! overhead: a soft limit (do not start another iteration), a hard limit (stop the search
+//! once its first iteration's best line is complete) and a last resort (stop it even
+//! before). The search asks these through its clock (`search/clock.rs`), which runs them
+//! from the `ponderhit` instant in a search that pondered, and not at all while it ponders.
 
 use std::time::{Duration, Instant};
 
@@ -8,9 +11,9 @@ use shakmaty::Color;
 use super::limits::Limits;
 use super::params::*;
 /// Clock never planned on, beyond the move overhead: a loaded machine can stall a process
-/// for tens of milliseconds between `go` and `bestmove`. With less than this left, the
-/// engine answers once a root move has a score and lives on the increment until the clock
-/// has grown back.
+/// for tens of milliseconds between `go` and `bestmove`. With less than this left, nothing
+/// is planned: the engine answers once its first iteration's best line is complete and
+/// lives on the increment until the clock has grown back.
 const STALL_RESERVE: Duration = Duration::from_millis(50);
 
 /// The least the clock's last resort waits for a first iteration, where half the clock
@@ -25,10 +28,13 @@ pub const SINGLE_MOVE_TIME: Duration = Duration::from_millis(500);
 #[derive(Clone, Debug)]
 pub struct TimeManager {
     start: Instant,
+    /// Past this (scaled by what the iterations learned, never past the hard limit) the
+    /// search starts no further iteration; it is looked at between iterations only.
     soft: Option<Duration>,
+    /// Past this the search stops once its first iteration's best line is complete.
     hard: Option<Duration>,
-    /// Past the hard limit the search stops once a root move has a score; past this one it
-    /// stops even before (a first root move can explode, and the clock runs).
+    /// Past this the search stops even before its first iteration's best line is complete
+    /// (a first iteration can explode, and the clock runs).
     last_resort: Option<Duration>,
     /// Whether the soft limit is a plan made from a clock (and may be scaled); a
     /// `movetime` is a promise to use that time.
@@ -97,8 +103,8 @@ impl TimeManager {
     }
 
     /// Past the soft limit scaled by `scale` (what the search has learned about this
-    /// move, see [`SoftScale`]; a `movetime` is not scaled), and never past the hard
-    /// limit: do not start another iteration.
+    /// move, see [`SoftScale`]; a `movetime` is not scaled), or past the hard limit,
+    /// whichever comes first: do not start another iteration.
     pub fn soft_exceeded(&self, scale: f64) -> bool {
         let scale = if self.scalable { scale } else { 1.0 };
         match (self.soft, self.hard) {
@@ -114,12 +120,13 @@ impl TimeManager {
         self.scalable && self.elapsed() >= SINGLE_MOVE_TIME
     }
 
-    /// Past the hard limit: stop now.
+    /// Past the hard limit: stop once the first iteration's best line is complete.
     pub fn hard_exceeded(&self) -> bool {
         self.hard.is_some_and(|hard| self.elapsed() >= hard)
     }
 
-    /// Past the last resort: stop now, before any root move has a score too.
+    /// Past the last resort: stop now, even before the first iteration's best line is
+    /// complete.
     pub fn last_resort_exceeded(&self) -> bool {
         self.last_resort
             .is_some_and(|limit| self.elapsed() >= limit)
@@ -245,8 +252,8 @@ mod tests {
                 for mtg in [None, Some(1), Some(5)] {
                     let tm = TimeManager::new(&clock(ms, inc, mtg), Color::White, overhead);
                     let hard = tm.budget().1.unwrap();
-                    // The search may overrun its hard limit by a first root move and a
-                    // node check; the reserve is what absorbs a stall on top of that.
+                    // The search may overrun its hard limit by its first iteration's best
+                    // line and a node check; the reserve absorbs a stall on top of that.
                     if ms > 60 {
                         assert!(
                             hard + overhead + STALL_RESERVE <= Duration::from_millis(ms),
@@ -268,7 +275,7 @@ mod tests {
                 .last_resort
                 .unwrap()
         };
-        // On the reserve nothing is planned, yet a first root move may take a quarter of it.
+        // On the reserve nothing is planned, yet a first iteration may take a quarter of it.
         assert_eq!(last_resort(&clock(50, 10, None)), Duration::from_millis(10));
         // On a long clock the hard limit comes well before a quarter of the clock.
         let long = clock(60_000, 0, None);

@@ -42,7 +42,7 @@ pub fn net_in_use(settings: &Settings, net: &Network) -> String {
 /// The answer to `uci`: `id` lines, one `option` line per engine option, `uciok`.
 pub fn handshake() -> Vec<String> {
     let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];
-    for option in &OPTIONS {
+    for option in OPTIONS {
         let name = option.name;
         lines.push(match option.kind {
             OptionKind::Check { default } => {

@@ -119,7 +119,7 @@ fn table_rows(page: &str) -> Result<Vec<Row>, String> {
 /// Every difference between the rows and `OPTIONS`, both ways; empty when they agree.
 fn differences(rows: &[Row]) -> Vec<String> {
     let mut found = Vec::new();
-    for option in &OPTIONS {
+    for option in OPTIONS {
         let expected = DocKind::from(option.kind);
         match rows.iter().filter(|r| r.name == option.name).count() {
             0 => found.push(format!("`{}` is not in the table", option.name)),

@@ -10,7 +10,7 @@ mod hive;
 pub use game::{HashedGame, PositionKeys};
 
 /// Every game the hashing tools know, in the order their usage lists them.
-pub static GAMES: [&dyn HashedGame; 3] = [&chess::ChessGame, &gomoku::GomokuGame, &hive::HiveGame];
+pub static GAMES: &[&dyn HashedGame] = &[&chess::ChessGame, &gomoku::GomokuGame, &hive::HiveGame];
 
 /// The game called `name`.
 pub fn find(name: &str) -> Option<&'static dyn HashedGame> {

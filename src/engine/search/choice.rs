@@ -17,18 +17,14 @@ use crate::hashing::TableKey;
 
 impl Worker<'_> {
     /// The search's answer once its threads are done, `completed` being the last completed
-    /// iteration: the move chosen (at a limited strength perhaps a weaker one), a ponder
-    /// move, and the move's line reported when the last line reported was not it.
-    pub(super) fn decide(
-        &mut self,
-        completed: i32,
-        strength: Option<StrengthLimit>,
-        strength_seed: u64,
-        reporter: &dyn Reporter,
-    ) -> SearchResult {
+    /// iteration: the move chosen (at a limited strength, the options' `strength`, perhaps a
+    /// weaker one), a ponder move, and the move's line reported when the last line reported
+    /// was not it.
+    pub(super) fn decide(&mut self, completed: i32, reporter: &dyn Reporter) -> SearchResult {
         let (mut best, mut tell) = self.final_choice(completed);
-        if let Some(strength) = strength
-            && let Some(weaker) = self.weaker_choice(&best, &strength, strength_seed)
+        let options = self.shared.options;
+        if let Some(strength) = &options.strength
+            && let Some(weaker) = self.weaker_choice(&best, strength, options.strength_seed)
         {
             best = weaker;
             tell = true;

@@ -6,42 +6,26 @@
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Duration;
 
+use super::clock::SearchClock;
 use super::shared::Shared;
-use crate::engine::timeman::TimeManager;
 
 /// How long the guard sleeps between two looks at the clock and the signals.
 const LOOK_INTERVAL: Duration = Duration::from_millis(1);
 
-/// Whether a search on `time` has a limit for the guard to keep.
-pub(super) fn needed(time: &TimeManager) -> bool {
-    time.budget().1.is_some()
+/// Whether a search on `clock` has a limit for the guard to keep.
+pub(super) fn needed(clock: &SearchClock) -> bool {
+    clock.has_hard_limit()
 }
 
-/// Watches the clock of the search `shared` describes until the search stops, and stops it
-/// as the main thread's own check does: past the hard limit once the main thread has
-/// completed its first iteration's best line, past the last resort in any case. A ponder
-/// search's clock starts at the `ponderhit` instant; before it, the clock does not run.
-pub(super) fn keep(shared: &Shared, mut time: TimeManager) {
+/// Watches `clock`, a copy of the main thread's, until the search `shared` describes stops,
+/// and stops it when the clock says so ([`SearchClock::out_of_time`], the rule the main
+/// thread's own look follows).
+pub(super) fn keep(shared: &Shared, mut clock: SearchClock) {
     let signals = shared.signals;
-    let mut clock_running = false;
     while !signals.stop.load(Relaxed) {
-        // A `ponderhit`, whenever it came (before this thread started too), starts the
-        // clock at its instant; a search that is not pondering runs on its clock from the
-        // start.
-        if !clock_running {
-            if let Some(at) = signals.ponder_hit_at() {
-                time.restart_at(at);
-                clock_running = true;
-            } else if !signals.pondering.load(Relaxed) {
-                clock_running = true;
-            }
-        }
-        if clock_running {
-            let limit_reached = time.hard_exceeded() && shared.first_line_done.load(Relaxed);
-            if limit_reached || time.last_resort_exceeded() {
-                signals.stop.store(true, Relaxed);
-                return;
-            }
+        if clock.out_of_time(signals, shared.first_line_done()) {
+            shared.stop();
+            return;
         }
         std::thread::park_timeout(LOOK_INTERVAL);
     }

@@ -1,13 +1,14 @@
-//! What only the main thread keeps: the limits with the clock they run on, the `ponderhit`
-//! restart of that clock, what the completed iterations say about the time this move
-//! deserves, and the last completed iteration's lines, from which the move is chosen; and
-//! the checks that read them. A helper thread has none of it: its worker's `main` is `None`.
+//! What only the main thread keeps: the limits with the clock they run on, whether a root
+//! move has a score, what the completed iterations say about the time this move deserves,
+//! and the last completed iteration's lines, from which the move is chosen; and the checks
+//! that read them. A helper thread has none of it: its worker's `main` is `None`.
 
 use std::time::Duration;
 
 use tracing::debug;
 
-use super::interface::{CurrentMove, Reporter, Signals};
+use super::clock::SearchClock;
+use super::interface::{CurrentMove, Reporter};
 use super::root_move::RootMove;
 use super::shared::Shared;
 use crate::engine::limits::Limits;
@@ -24,10 +25,11 @@ const CURRENT_MOVE_AFTER_NODES: u64 = 10_000_000;
 pub(super) struct MainThread {
     /// What the search was asked for, as given.
     limits: Limits,
-    /// The time budget, measured from the start (or from `ponderhit`).
-    clock: TimeManager,
-    /// Whether the clock has been restarted at the `ponderhit` instant.
-    ponder_hit_seen: bool,
+    /// The clock the limits run on.
+    clock: SearchClock,
+    /// Whether any root move has a score yet: until then a node limit cannot stop the
+    /// search.
+    root_scored: bool,
     /// What the completed iterations say about the time this move deserves.
     soft_scale: SoftScale,
     /// The MultiPV lines of the last completed iteration, best first, as reported.
@@ -39,8 +41,8 @@ impl MainThread {
     pub(super) fn new(limits: Limits, clock: TimeManager) -> MainThread {
         MainThread {
             limits,
-            clock,
-            ponder_hit_seen: false,
+            clock: SearchClock::new(clock),
+            root_scored: false,
             soft_scale: SoftScale::default(),
             completed_lines: Vec::new(),
         }
@@ -52,8 +54,13 @@ impl MainThread {
     }
 
     /// The clock the limits run on.
-    pub(super) fn clock(&self) -> &TimeManager {
+    pub(super) fn clock(&self) -> &SearchClock {
         &self.clock
+    }
+
+    /// Notes that a root move has a score.
+    pub(super) fn root_scored(&mut self) {
+        self.root_scored = true;
     }
 
     /// Time since the search (or the ponder hit) started.
@@ -137,46 +144,30 @@ impl MainThread {
         if best.abs() >= MATE_BOUND && depth >= 2 * (MATE - best.abs()) + 2 {
             return limits.depth.is_none() && limits.movetime.is_none();
         }
-        self.sync_ponder_hit(shared.signals);
-        let limits = &self.limits;
         let nodes = shared.total_nodes();
-        let pondering = shared.is_pondering();
+        let time_spent = self.clock.iteration_time_spent(
+            shared.signals,
+            self.soft_scale.factor(),
+            root_moves.len() == 1,
+        );
+        let limits = &self.limits;
         limits.nodes.is_some_and(|n| nodes >= n)
             || limits.soft_nodes.is_some_and(|n| nodes >= n)
-            || (!pondering && self.clock.soft_exceeded(self.soft_scale.factor()))
-            || root_moves.len() == 1 && !pondering && self.clock.single_move_time_spent()
+            || time_spent
     }
 
-    /// Stops the search past the node limit once a root move has a score (`root_scored`: a
-    /// first iteration, above all one of several lines, can cost many times a small node
-    /// budget), past the hard limit once the first iteration's best line is complete
-    /// (`first_line_done`), and past the clock's last resort in any case.
-    pub(super) fn check_limits(
-        &mut self,
-        shared: &Shared,
-        root_scored: bool,
-        first_line_done: bool,
-    ) {
-        if shared.is_pondering() {
-            return;
-        }
-        self.sync_ponder_hit(shared.signals);
-        let clock = self.clock.hard_exceeded() && first_line_done;
-        let nodes = root_scored && self.limits.nodes.is_some_and(|n| shared.total_nodes() >= n);
-        if clock || nodes || self.clock.last_resort_exceeded() {
+    /// Stops the search when its clock says so ([`SearchClock::out_of_time`]), and, unless
+    /// it ponders, past the node limit once a root move has a score (a first iteration,
+    /// above all one of several lines, can cost many times a small node budget).
+    pub(super) fn check_limits(&mut self, shared: &Shared) {
+        let out_of_time = self
+            .clock
+            .out_of_time(shared.signals, shared.first_line_done());
+        let out_of_nodes = self.root_scored
+            && !shared.is_pondering()
+            && self.limits.nodes.is_some_and(|n| shared.total_nodes() >= n);
+        if out_of_time || out_of_nodes {
             shared.stop();
-        }
-    }
-
-    /// On `ponderhit` the clock for this move starts at the instant it arrived; picks that
-    /// up once.
-    fn sync_ponder_hit(&mut self, signals: &Signals) {
-        if self.ponder_hit_seen {
-            return;
-        }
-        if let Some(at) = signals.ponder_hit_at() {
-            self.ponder_hit_seen = true;
-            self.clock.restart_at(at);
         }
     }
 
@@ -187,33 +178,5 @@ impl MainThread {
         {
             reporter.current_move(&current);
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use shakmaty::Color;
-
-    #[test]
-    fn the_clock_restarts_at_the_ponderhit_instant_not_at_the_next_look() {
-        let limits = Limits::default();
-        let clock = TimeManager::new(&limits, Color::White, Duration::ZERO);
-        let mut main = MainThread::new(limits, clock);
-        let signals = Signals::default();
-        signals
-            .pondering
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        std::thread::sleep(Duration::from_millis(200));
-        // Still pondering: the clock runs from the start.
-        main.sync_ponder_hit(&signals);
-        assert!(main.elapsed() >= Duration::from_millis(200));
-        signals.ponder_hit();
-        std::thread::sleep(Duration::from_millis(30));
-        // The search looks only now; the move's time has run since the ponder hit.
-        main.sync_ponder_hit(&signals);
-        let since_hit = main.elapsed();
-        assert!(since_hit >= Duration::from_millis(30), "{since_hit:?}");
-        assert!(since_hit < Duration::from_millis(200), "{since_hit:?}");
     }
 }

@@ -3,14 +3,15 @@
 //! them, each runs iterative deepening with aspiration windows over the root moves
 //! (`worker.rs`) while the clock's guard keeps the time limit (`clock_guard.rs`), the inner
 //! nodes and quiescence are in `node.rs`, and the main thread chooses the move to play
-//! (`choice.rs`). What a caller hands in and gets back is in
-//! `interface.rs`; what only the main thread keeps (the limits, the clock, the lines it
-//! chooses from) in `main_thread.rs`; what the threads keep from one search to the next in
-//! [`memory`]. Every
-//! margin and reduction is named in [`crate::engine::params`]. Lazy SMP: helper threads
-//! search the same tree and share only the transposition table.
+//! (`choice.rs`). What a caller hands in and gets back is in `interface.rs`; what only the
+//! main thread keeps (the limits, the clock, the lines it chooses from) in `main_thread.rs`;
+//! the clock's rules, which the main thread and the guard both ask, in `clock.rs`; what the
+//! threads keep from one search to the next in [`memory`]. Every margin and reduction is
+//! named in [`crate::engine::params`]. Lazy SMP: helper threads search the same tree and
+//! share only the transposition table.
 
 mod choice;
+mod clock;
 mod clock_guard;
 mod interface;
 mod main_thread;
@@ -147,12 +148,12 @@ pub fn search_with_memory(
     let shared = Shared {
         table,
         signals,
+        options,
         poll_mask: poll_mask(limits),
         max_depth: max_depth(limits),
         counters: (0..threads).map(|_| ThreadCounters::default()).collect(),
         reductions: Reductions::new(),
         tablebases: tablebases.filter(|_| probe_inside),
-        tb_probing: options.tb_probing,
         root_tb_score,
         root_material,
         shown_lines,
@@ -173,15 +174,13 @@ pub fn search_with_memory(
         pv: vec![ArrayVec::new(); MAX_PLY + 2],
         root_moves: root_moves.clone(),
         pv_index: 0,
-        root_scored: false,
-        first_line_done: false,
         null_move_verification: None,
     };
 
     // Each worker takes its thread's memory and gives it back when done.
     let learned = memory.for_search(threads);
     let (mut main, depth) = threads::run(learned, multi_pv, reporter, make_worker);
-    let result = main.decide(depth, options.strength, options.strength_seed, reporter);
+    let result = main.decide(depth, reporter);
     learned[0] = main.into_memory();
     result
 }

@@ -101,13 +101,13 @@ impl Worker<'_> {
         let mut tb_floor = -INFINITE;
         let mut tb_ceiling = INFINITE;
         if let Some(tb) = self.shared.tablebases.filter(|_| excluded.is_none())
-            && depth >= self.shared.tb_probing.depth
+            && depth >= self.shared.options.tb_probing.depth
             && self.board.chess().halfmoves() == 0
-            && tb.covers(self.board.chess(), self.shared.tb_probing.pieces)
+            && tb.covers(self.board.chess(), self.shared.options.tb_probing.pieces)
             && let Some(outcome) = tb.wdl_after_zeroing(self.board.chess())
         {
             self.tb_hits += 1;
-            let outcome = outcome.under(self.shared.tb_probing.fifty_move_rule);
+            let outcome = outcome.under(self.shared.options.tb_probing.fifty_move_rule);
             let score = outcome.score(ply);
             let bound = match outcome {
                 Outcome::Win => Bound::Lower,

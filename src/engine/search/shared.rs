@@ -1,14 +1,14 @@
-//! What is fixed for one search and shared by all its threads: the table, the signals, how
-//! deep and how often to look at the limits, the counters each thread publishes, the
-//! reduction table, the tablebase settings and the facts of the root. A
+//! What is fixed for one search and shared by all its threads: the table, the signals, the
+//! options the search was given, how deep and how often to look at the limits, the counters
+//! each thread publishes, the reduction table, the tablebases probed inside and the facts of
+//! the root. A
 //! [`Worker`](super::worker::Worker) holds only what its thread changes; the limits
 //! themselves are the main thread's ([`MainThread`](super::main_thread::MainThread)).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use super::interface::Signals;
+use super::interface::{SearchOptions, Signals};
 use crate::engine::limits::Limits;
-use crate::engine::options::TablebaseProbing;
 use crate::engine::params::*;
 use crate::engine::score::MAX_DEPTH;
 use crate::engine::tb::Tablebases;
@@ -27,6 +27,8 @@ pub(super) struct Shared<'a> {
     pub(super) table: &'a ChessTable,
     /// Stop and ponder flags.
     pub(super) signals: &'a Signals,
+    /// The options the search was given, read by reference where the search needs them.
+    pub(super) options: &'a SearchOptions,
     /// The deepest iteration any thread starts.
     pub(super) max_depth: i32,
     /// What each thread has counted, by thread id.
@@ -34,10 +36,9 @@ pub(super) struct Shared<'a> {
     /// Late-move reductions by depth and move number.
     pub(super) reductions: Reductions,
     /// Tablebases to probe inside the search (none when the distance tables settled the
-    /// root: its moves are already the ones that keep the result).
+    /// root: its moves are already the ones that keep the result), probed as the options'
+    /// `tb_probing` says.
     pub(super) tablebases: Option<&'a Tablebases>,
-    /// How they are probed.
-    pub(super) tb_probing: TablebaseProbing,
     /// The tables' score of the root when they cover it: reported instead of the search's
     /// score unless that is a mate.
     pub(super) root_tb_score: Option<i32>,
@@ -48,7 +49,8 @@ pub(super) struct Shared<'a> {
     /// Nodes between two looks at the clock and node budget, less one (a power of two).
     pub(super) poll_mask: u64,
     /// Whether the main thread has completed its first iteration's best line: until then
-    /// only the clock's last resort stops the search (read by the clock's guard).
+    /// only the clock's last resort stops the search (set by the main thread, read by its
+    /// clock and the guard's, see `clock.rs`).
     pub(super) first_line_done: AtomicBool,
 }
 
@@ -61,6 +63,11 @@ impl Shared<'_> {
     /// Tells every thread to unwind.
     pub(super) fn stop(&self) {
         self.signals.stop.store(true, Relaxed);
+    }
+
+    /// Whether the main thread has completed its first iteration's best line.
+    pub(super) fn first_line_done(&self) -> bool {
+        self.first_line_done.load(Relaxed)
     }
 
     /// Nodes searched by all threads, as they last published them.

@@ -54,12 +54,6 @@ pub(super) struct Worker<'a> {
     pub(super) root_moves: Vec<RootMove>,
     /// Root moves before this index already have their MultiPV line this iteration.
     pub(super) pv_index: usize,
-    /// Whether any root move has a score yet: until then a node limit cannot stop the
-    /// search.
-    pub(super) root_scored: bool,
-    /// Whether the first iteration's best line is complete: until then the clock's hard
-    /// limit cannot stop the search.
-    pub(super) first_line_done: bool,
     /// The null-move verification search under way, if one is.
     pub(super) null_move_verification: Option<NullMoveVerification>,
 }
@@ -258,7 +252,6 @@ impl Worker<'_> {
             if i == self.pv_index || score > alpha {
                 rm.score = score;
                 rm.scored_at = iteration;
-                self.root_scored = true;
                 rm.bound = if score >= beta {
                     Some(Bound::Lower)
                 } else if score <= alpha {
@@ -270,6 +263,9 @@ impl Worker<'_> {
                 rm.pv.clear();
                 rm.pv.push(mv);
                 rm.pv.extend(self.pv[1].iter().copied());
+                if let Some(main) = self.main.as_mut() {
+                    main.root_scored();
+                }
             } else {
                 rm.score = -INFINITE;
             }
@@ -289,9 +285,8 @@ impl Worker<'_> {
     /// it scores is only the one the static evaluation liked best (a queen that takes a
     /// defended pawn with check, say). A first iteration that explodes is cut by the last
     /// resort.
-    fn mark_first_line_done(&mut self) {
-        self.first_line_done = true;
-        if self.id == 0 {
+    fn mark_first_line_done(&self) {
+        if self.main.is_some() {
             self.shared.first_line_done.store(true, Relaxed);
         }
     }
@@ -313,7 +308,7 @@ impl Worker<'_> {
     fn poll(&mut self) {
         self.publish_counters();
         if let Some(main) = self.main.as_mut() {
-            main.check_limits(self.shared, self.root_scored, self.first_line_done);
+            main.check_limits(self.shared);
         }
     }
 

@@ -1,17 +1,25 @@
 //! [`Engine`]: the engine as a front end sees it. It owns the game position, the shared
 //! table, the settings and the search thread; it speaks no protocol. A UCI loop, a test or
 //! a tool drives it with typed calls and hears from a search through a [`Reporter`].
+//!
+//! The thread that runs a search or the jobs (perft, bench), with the engine's busy state,
+//! is in `jobs.rs`; the probe of the memory the system has left, which a new `Hash` is
+//! checked against, in `memory_probe.rs`.
 
-use std::collections::VecDeque;
-use std::panic::{AssertUnwindSafe, catch_unwind};
+mod jobs;
+mod memory_probe;
+
+pub use jobs::NotStarted;
+
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
 
 use rand::rngs::ChaCha8Rng;
 use rand::{Rng, SeedableRng};
 use shakmaty::CastlingMode;
-use tracing::error;
+
+use self::jobs::JobThread;
+use self::memory_probe::available_memory_mib;
 
 use super::bench::{self, BenchResult};
 use super::book::{Book, BookChoice, BookEntry};
@@ -36,9 +44,6 @@ use crate::logging;
 /// Engine name and version, as the UCI `id name` gives it ([`super::build_info::ENGINE_NAME`]).
 pub const NAME: &str = super::build_info::ENGINE_NAME;
 
-/// Stack of the search thread: the recursion keeps move lists on the stack.
-const SEARCH_STACK: usize = 64 << 20;
-
 /// Refused: a search is running, and this needs an idle engine.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Busy;
@@ -51,36 +56,13 @@ impl std::fmt::Display for Busy {
 
 impl std::error::Error for Busy {}
 
-/// Why a job (`perft`, `bench`) did not start.
-#[derive(Debug)]
-pub enum NotStarted {
-    /// A search is running.
-    Busy,
-    /// No thread could be started for it.
-    Thread(std::io::Error),
-}
-
-/// A job (perft, bench) waiting its turn: its work with its report, run on the job thread.
-type Job = Box<dyn FnOnce(&Signals) + Send>;
-
-/// The jobs sent while one runs, in order, and whether the job thread is still taking them.
-#[derive(Default)]
-struct JobQueue {
-    waiting: VecDeque<Job>,
-    taking: bool,
-}
-
 /// The engine's state between searches, and the search under way.
 pub struct Engine {
     position: Position,
     table: Arc<ChessTable>,
     settings: Settings,
-    signals: Arc<Signals>,
-    searching: Option<JoinHandle<()>>,
-    /// Whether the thread in `searching` runs jobs (perft, bench) rather than a search.
-    job: bool,
-    /// The jobs waiting for the job thread.
-    jobs: Arc<Mutex<JobQueue>>,
+    /// The thread that runs a search or the jobs.
+    thread: JobThread,
     book: Option<Arc<Book>>,
     book_rng: ChaCha8Rng,
     /// Seeds each limited-strength search's choice of move.
@@ -114,10 +96,7 @@ impl Engine {
             position: Position::startpos(),
             table: Arc::new(ChessTable::new(mib)?),
             settings,
-            signals: Arc::new(Signals::default()),
-            searching: None,
-            job: false,
-            jobs: Arc::new(Mutex::new(JobQueue::default())),
+            thread: JobThread::default(),
             book: None,
             book_rng: ChaCha8Rng::seed_from_u64(clock_seed()),
             strength_rng: ChaCha8Rng::seed_from_u64(clock_seed() ^ 0x5eed),
@@ -387,8 +366,7 @@ impl Engine {
         let memory = Arc::clone(&self.memory);
         let finisher = Arc::clone(&reporter);
         let failure_reporter = Arc::clone(&reporter);
-        self.job = false;
-        self.spawn(
+        self.thread.start(
             signals,
             move |signals| match book_entry {
                 Some(entry) => {
@@ -417,93 +395,42 @@ impl Engine {
         )
     }
 
-    /// Runs `work` on the search thread, then `report` with what it returned, or with what
-    /// `recover` gives if `work` panicked (a GUI waiting for `bestmove` must not wait
-    /// forever): the engine is busy until `report` has run, and [`Engine::stop`] and
-    /// [`Engine::wait`] reach the work through `signals` as they reach a search. Fails only
-    /// when no thread can be started; then none of them runs.
-    fn spawn<T>(
-        &mut self,
-        signals: Arc<Signals>,
-        work: impl FnOnce(&Signals) -> T + Send + 'static,
-        recover: impl FnOnce() -> T + Send + 'static,
-        report: impl FnOnce(T) + Send + 'static,
-    ) -> std::io::Result<()> {
-        self.signals = Arc::clone(&signals);
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || {
-                // The work shares only the table (atomics) and the search memory (its lock
-                // survives a panic and the memory is then only less useful).
-                let result =
-                    catch_unwind(AssertUnwindSafe(|| work(&signals))).unwrap_or_else(|_| {
-                        error!("the search thread panicked; answering without its result");
-                        recover()
-                    });
-                signals.done.store(true, Relaxed);
-                report(result);
-            });
-        match spawned {
-            Ok(handle) => {
-                self.searching = Some(handle);
-                Ok(())
-            }
-            Err(e) => {
-                self.signals.done.store(true, Relaxed);
-                Err(e)
-            }
-        }
-    }
-
     /// Stops a running search (or the jobs, perft and bench, running and waiting) and waits
     /// until its result has been reported.
     pub fn stop(&mut self) {
-        self.signals.request_stop();
-        self.wait();
+        self.thread.stop();
     }
 
     /// Waits until the search ends by itself and its result has been reported (a search
     /// with no limit ends only on [`Engine::stop`] from another thread).
     pub fn wait(&mut self) {
-        if let Some(handle) = self.searching.take() {
-            let _ = handle.join();
-        }
+        self.thread.wait();
     }
 
     /// Waits until the running job (perft, bench) and every one waiting have reported
     /// their results; a search is left running.
     pub fn finish_job(&mut self) {
-        if self.job {
-            self.wait();
-        }
+        self.thread.finish_jobs();
     }
 
     /// The opponent played the move being pondered: the search goes on under its clock.
     pub fn ponderhit(&self) {
-        self.signals.ponder_hit();
+        self.thread.ponderhit();
     }
 
-    /// Whether a search (or job) runs that has not yet reported its result. A finished
-    /// thread is joined here.
+    /// Whether a search (or job) runs that has not yet reported its result.
     pub fn is_searching(&mut self) -> bool {
-        if self.searching.is_some()
-            && self.signals.done.load(Relaxed)
-            && let Some(handle) = self.searching.take()
-        {
-            let _ = handle.join();
-        }
-        self.searching.is_some()
+        self.thread.is_busy()
     }
 
     /// Whether a search (not a job) runs that has not yet reported its result.
     pub fn is_running_search(&mut self) -> bool {
-        self.is_searching() && !self.job
+        self.thread.is_running_search()
     }
 
     /// Perft divide of the current position on the job thread: `report` hears one line
     /// per move and the total, or `None` when [`Engine::stop`] ended it first. Refused while
-    /// a search runs; while a job runs it waits its turn (see [`Engine::queue_job`]).
+    /// a search runs; while a job runs it waits its turn, on the position of now.
     pub fn perft(
         &mut self,
         depth: u32,
@@ -513,56 +440,7 @@ impl Engine {
         let work = move |signals: &Signals| {
             divide_report(&mut pos, depth, None, &signals.stop_requested).map(|(lines, _)| lines)
         };
-        self.queue_job(work, report)
-    }
-
-    /// Runs `work` on the job thread, then `report` with what it returned (`None` if it
-    /// panicked). Jobs run one at a time in the order they came, each on what the engine
-    /// held when it came; [`Engine::stop`] ends the running one and every one waiting (each
-    /// still reports). Refused while a search runs.
-    fn queue_job<T: 'static>(
-        &mut self,
-        work: impl FnOnce(&Signals) -> Option<T> + Send + 'static,
-        report: impl FnOnce(Option<T>) + Send + 'static,
-    ) -> Result<(), NotStarted> {
-        let job: Job = Box::new(move |signals: &Signals| {
-            let result = catch_unwind(AssertUnwindSafe(|| work(signals))).unwrap_or_else(|_| {
-                error!("a job panicked; reporting it as stopped");
-                None
-            });
-            report(result);
-        });
-        if self.is_searching() {
-            if !self.job {
-                return Err(NotStarted::Busy);
-            }
-            let mut queue = lock_jobs(&self.jobs);
-            if queue.taking {
-                queue.waiting.push_back(job);
-                return Ok(());
-            }
-            // The job thread took its last job and is ending.
-            drop(queue);
-            self.wait();
-        }
-        lock_jobs(&self.jobs).taking = true;
-        self.job = true;
-        let jobs = Arc::clone(&self.jobs);
-        let run_jobs = move |signals: &Signals| {
-            let mut next = Some(job);
-            while let Some(job) = next {
-                job(signals);
-                let mut queue = lock_jobs(&jobs);
-                next = queue.waiting.pop_front();
-                queue.taking = next.is_some();
-            }
-        };
-        let jobs = Arc::clone(&self.jobs);
-        self.spawn(Arc::new(Signals::default()), run_jobs, || (), |()| ())
-            .map_err(|e| {
-                lock_jobs(&jobs).taking = false;
-                NotStarted::Thread(e)
-            })
+        self.thread.queue(work, report)
     }
 
     /// The static evaluation of the current position, term by term.
@@ -584,7 +462,7 @@ impl Engine {
     /// The bench at `depth` on the job thread, evaluated as the settings say
     /// (`Use NNUE`, `EvalFile`): `progress` hears each position's node count, `report` the
     /// totals, or `None` when [`Engine::stop`] ended it first. Refused while a search runs;
-    /// while a job runs it waits its turn (see [`Engine::queue_job`]).
+    /// while a job runs it waits its turn, on the settings of now.
     pub fn bench(
         &mut self,
         depth: u32,
@@ -593,14 +471,8 @@ impl Engine {
     ) -> Result<(), NotStarted> {
         let network = self.search_options().network;
         let work = move |signals: &Signals| bench::run(depth, network, signals, progress);
-        self.queue_job(work, report)
+        self.thread.queue(work, report)
     }
-}
-
-/// The job queue, also after a thread panicked while holding its lock (a job's panic is
-/// caught before the lock is taken, so the queue is whole).
-fn lock_jobs(jobs: &Mutex<JobQueue>) -> std::sync::MutexGuard<'_, JobQueue> {
-    jobs.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// What a search whose thread panicked answers: the first legal move, if any.
@@ -619,41 +491,6 @@ fn fallback_result(pos: &Position) -> SearchResult {
 /// less useful, never wrong).
 fn lock(memory: &Mutex<SearchMemory>) -> std::sync::MutexGuard<'_, SearchMemory> {
     memory.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Memory the system could give us now, in MiB, if known: Linux's `MemAvailable`, or less
-/// when the process's control group (a container) has a memory limit.
-fn available_memory_mib() -> Option<usize> {
-    let system = std::fs::read_to_string("/proc/meminfo")
-        .ok()
-        .and_then(|info| {
-            let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-            let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-            Some(kib / 1024)
-        });
-    let read = |path: &str| std::fs::read_to_string(path).ok();
-    // cgroup v2, then v1.
-    let group = [
-        ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
-        (
-            "/sys/fs/cgroup/memory/memory.limit_in_bytes",
-            "/sys/fs/cgroup/memory/memory.usage_in_bytes",
-        ),
-    ]
-    .iter()
-    .find_map(|(limit, usage)| cgroup_room_mib(&read(limit)?, &read(usage)?));
-    match (system, group) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
-/// What a control group's memory limit leaves beside its usage, in MiB; `None` without a
-/// limit (`max`, or v1's "unlimited", a number near `i64::MAX`).
-fn cgroup_room_mib(limit: &str, usage: &str) -> Option<usize> {
-    let limit: u64 = limit.trim().parse().ok()?;
-    let usage: u64 = usage.trim().parse().ok()?;
-    (limit < 1 << 60).then(|| (limit.saturating_sub(usage) >> 20) as usize)
 }
 
 /// A seed that differs from run to run, for book choices nobody asked to repeat.
@@ -685,32 +522,6 @@ fn set_tunable(name: &str, value: &str) -> Result<(), OptionError> {
 mod tests {
     use super::*;
     use crate::engine::strength::{ELO_MAX, ELO_MIN, StrengthLimit};
-    use std::time::Duration;
-
-    #[test]
-    fn a_panicking_search_thread_still_reports_and_leaves_the_engine_idle() {
-        let mut engine = Engine::with_hash(1).expect("1 MiB");
-        let (tx, rx) = std::sync::mpsc::channel();
-        let work = |_: &Signals| -> i32 { panic!("a fault inside the search") };
-        let report = move |result| tx.send(result).unwrap();
-        engine
-            .spawn(Arc::new(Signals::default()), work, || -1, report)
-            .unwrap();
-        assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(-1));
-        engine.wait();
-        assert!(!engine.is_searching());
-        // The engine searches again afterwards.
-        let (tx, rx) = std::sync::mpsc::channel();
-        engine
-            .spawn(
-                Arc::new(Signals::default()),
-                |_| 7,
-                || -1,
-                move |r| tx.send(r).unwrap(),
-            )
-            .unwrap();
-        assert_eq!(rx.recv_timeout(Duration::from_secs(10)), Ok(7));
-    }
 
     #[test]
     fn the_fallback_answer_is_a_legal_move_or_none() {
@@ -755,14 +566,6 @@ mod tests {
         assert_eq!(strength(&engine), None);
         engine.set_option("Skill Level", "19").unwrap();
         assert_eq!(strength(&engine), Some(StrengthLimit::for_elo(ELO_MAX)));
-    }
-
-    #[test]
-    fn a_control_group_limit_bounds_the_memory_available() {
-        assert_eq!(cgroup_room_mib("1073741824\n", "268435456\n"), Some(768));
-        assert_eq!(cgroup_room_mib("max\n", "268435456\n"), None);
-        assert_eq!(cgroup_room_mib("9223372036854771712", "1529565184"), None);
-        assert_eq!(cgroup_room_mib("1048576", "2097152"), Some(0));
     }
 
     #[test]
