@@ -1,7 +1,6 @@
-//! Fitting a [`Model`] with Adam: the loss, the optimiser, the batches and epochs.
+//! Fitting a [`Model`] with Adam: the optimiser, the batches and epochs, on the loss of
+//! [`loss`](super::loss).
 //!
-//! - **Loss.** `(sigmoid(o) - t)^2`, with the target `t` a blend of the game's result
-//!   (weight `wdl`) and `sigmoid(score / SCALE)` of the search's score.
 //! - **Optimiser.** Adam on mini-batches; the learning rate falls on a cosine from `lr` to
 //!   `lr / 100` over the epochs. Weights are clipped after each step ([`Model::clip`]) so
 //!   the quantised net cannot overflow its `i16` values nor the SCReLU kernel.
