@@ -262,7 +262,8 @@ pub fn train_epoch(
     let lr = learning_rate(config.lr, epoch, config.epochs);
     let order = epoch_order(train.len(), config.seed, epoch);
     let mut work = Workspace::default();
-    let mut batch = Vec::with_capacity(config.batch);
+    // A batch holds at most the whole training set, whatever the batch size asked.
+    let mut batch = Vec::with_capacity(config.batch.clamp(1, train.len().max(1)));
     let mut total = 0.0f64;
     let mut seen = 0usize;
     for (i, indices) in order.chunks(config.batch.max(1)).enumerate() {
