@@ -77,7 +77,7 @@ fn main() -> ExitCode {
     match result {
         Ok(outcome) => outcome.into(),
         Err(e) => {
-            eprintln!("rookery: {e}");
+            cli::output::write_stderr(format_args!("rookery: {e}\n"));
             ExitCode::from(2)
         }
     }

@@ -17,7 +17,7 @@ use super::Outcome;
 use super::args::{Args, UsageError};
 use super::output::out;
 use rookery::learn::data::manifest::{MANIFEST_FILE, MAX_MANIFEST_BYTES, Summary};
-use rookery::learn::data::reader::{DataError, FileGame, data_files, read_games};
+use rookery::learn::data::reader::{DataError, FileGame, data_files, read_games, truncate_command};
 
 /// Usage text.
 pub const USAGE: &str = "\
@@ -163,9 +163,8 @@ fn check_file(file: &Path, seen: &mut HashSet<u64>) -> Result<Tally, UsageError>
 fn fault(file: &Path, e: &DataError) -> UsageError {
     let hint = if e.cut {
         format!(
-            "; `truncate -s {} {}` drops the cut-off game",
-            e.offset,
-            file.display()
+            "; `{}` drops the cut-off game",
+            truncate_command(file, e.offset)
         )
     } else {
         String::new()

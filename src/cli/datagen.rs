@@ -4,14 +4,16 @@
 //! run and its manifest); progress (games, training positions, positions per second, W/D/L,
 //! repeated games not written) goes to stderr every ten seconds. The search evaluates with `--net
 //! NET`, with the hand-written evaluation under `--hce`, and otherwise as the engine does by
-//! default (`Use NNUE`). A book without a playable position is refused.
+//! default (`Use NNUE`). A book without a playable position is refused, and so are settings
+//! that make no opening and a manifest `rookery data` refuses. A run that stops because its
+//! settings make no new games says why in a line on stderr, and exits with status 1.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Outcome;
 use super::args::{Args, UsageError, threads};
-use super::output::out;
+use super::output::{note, out};
 use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::learn::data::datagen::DatagenConfig;
 use rookery::learn::data::session::{Book, Session};
@@ -65,7 +67,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         Some(path) => {
             let book = Book::read(&path).map_err(|e| UsageError(e.0))?;
             if book.left_out > 0 {
-                eprintln!(
+                note!(
                     "datagen: {}: {} positions where the game is over left out",
                     path.display(),
                     book.left_out
@@ -108,7 +110,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     };
     // The directory is made only once everything else was accepted.
     let generated = session
-        .run(&|line| eprintln!("{line}"))
+        .run(&|line| note!("{line}"))
         .map_err(|e| UsageError(e.0))?;
     out!(
         "{} games, {} positions; {} holds {} games",
@@ -117,5 +119,9 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         session.dir.display(),
         generated.games_in_dir
     );
+    if let Some(stopped) = generated.stopped {
+        note!("datagen: stopped: {stopped}");
+        return Ok(Outcome::Failure);
+    }
     Ok(Outcome::Success)
 }

@@ -2,6 +2,9 @@
 //! has closed its end (`rookery data DIR | head -1`), the tool stops at once and in
 //! silence, with exit status 141, the status a shell reports for a program that SIGPIPE
 //! stopped; any other failure to write is one line on stderr and exit status 1.
+//!
+//! Lines for a person on the way (progress, notes) go to stderr through [`note!`]: a
+//! stderr that cannot be written (its reader gone) drops them, and the tool goes on.
 
 use std::fmt;
 use std::io::{self, Write};
@@ -23,6 +26,21 @@ pub fn write_stdout(text: fmt::Arguments) {
         std::process::exit(1);
     }
 }
+
+/// Writes `text` to stderr; a failure to write drops it (see the module).
+pub fn write_stderr(text: fmt::Arguments) {
+    let _ = io::stderr().lock().write_fmt(text);
+}
+
+/// `eprintln!` for the tools' progress and notes: a closed stderr drops them quietly (see
+/// the module).
+macro_rules! note {
+    ($($arg:tt)*) => {
+        $crate::cli::output::write_stderr(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+pub(crate) use note;
 
 /// `println!` for the tools' results: a closed stdout ends the run quietly (see the
 /// module).

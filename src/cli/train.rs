@@ -20,7 +20,7 @@ use std::path::PathBuf;
 
 use super::Outcome;
 use super::args::{Args, UsageError, at_least_one, threads};
-use super::output::out;
+use super::output::{note, out};
 use rookery::engine::eval::nnue::{Activation, Architecture, DEFAULT_HIDDEN};
 use rookery::learn::fit::optimiser::TrainConfig;
 use rookery::learn::fit::trainer::Trainer;
@@ -93,7 +93,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     };
     let data: Vec<PathBuf> = args.positional.iter().map(PathBuf::from).collect();
     let trained = trainer
-        .run(&data, &mut |line| eprintln!("{line}"))
+        .run(&data, &mut |line| note!("{line}"))
         .map_err(|e| UsageError(e.0))?;
     // A resume with no epoch left writes nothing: the net file is the one written before.
     let written = match trained.checksum {

@@ -7,6 +7,8 @@ use common::scratch_dir;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 use common::cli::{rookery, stdout};
 use rookery::chess::Position;
@@ -319,7 +321,7 @@ fn self_play_labels_agree_with_the_games_replayed() {
         if enough(by_rules, by_tables, decisive, signs, records) {
             break;
         }
-        let game = play_game(&config, seed, &table, &mut memory);
+        let game = play_game(&config, seed, &table, &mut memory).unwrap();
         let mut pos = game.start.chess().clone();
         let key = |p: &Chess| p.zobrist_hash::<Zobrist64>(EnPassantMode::Legal);
         let mut seen = vec![key(&pos)];
@@ -427,4 +429,314 @@ fn self_play_labels_agree_with_the_games_replayed() {
         level * 50 <= signs,
         "{level} of {signs} records scored 0 where the tables call them won or lost"
     );
+}
+
+/// Runs `rookery ARGS...` to its end, which must come within `limit` (the run is killed and
+/// the test fails otherwise).
+fn run_within(args: &[&str], limit: Duration) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > limit {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("{args:?} still running after {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// `rookery data PATH` accepts what datagen left: its stdout.
+fn checked(path: &Path) -> String {
+    let out = rookery(&["data", path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "data {}: {stderr}",
+        path.display()
+    );
+    stdout(&out)
+}
+
+/// Each game of the directory's game file, as its bytes.
+fn games_of(dir: &Path) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(dir.join("selfplay.games")).unwrap();
+    game_file::read(&bytes)
+        .unwrap()
+        .map(|g| g.unwrap().bytes.to_vec())
+        .collect()
+}
+
+#[test]
+fn a_run_whose_settings_make_no_new_games_stops_and_says_why() {
+    // From the start position with no random ply or one, a run has 21 openings, and a game
+    // is a function of its opening: 21 games, then repeats.
+    let dir = scratch_dir("datagen-repeats");
+    let data = dir.join("data");
+    let d = data.to_str().unwrap();
+    let args = [
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "30",
+        "--nodes",
+        "50",
+        "--threads",
+        "1",
+        "--random-plies",
+        "0",
+        "--hce",
+    ];
+    let out = run_within(&args, Duration::from_secs(300));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("datagen: stopped: ") && last.contains("no new games"),
+        "{stderr}"
+    );
+    let written = games_of(&data).len();
+    assert!((1..30).contains(&written), "{written} games");
+    assert!(stdout(&out).starts_with(&format!("{written} games")));
+    // What it wrote reads back whole, the run's end logged.
+    let report = checked(&data);
+    assert!(report.contains("1 runs (1 ended)"), "{report}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn random_plies_that_end_every_game_are_refused_before_anything_is_written() {
+    let dir = scratch_dir("datagen-random-plies");
+    let data = dir.join("data");
+    let d = data.to_str().unwrap();
+    // White's one move takes Black's last pawn: the first random ply ends the game.
+    let book = dir.join("one-move.epd");
+    std::fs::write(&book, "8/8/8/8/8/8/p1k5/K7 w - -\n").unwrap();
+    let b = book.to_str().unwrap();
+    let line = common::cli::refused(&[
+        "datagen",
+        "--out",
+        d,
+        "--games",
+        "1",
+        "--hce",
+        "--book",
+        b,
+        "--random-plies",
+        "1",
+    ]);
+    assert!(line.contains("no opening"), "{line}");
+    assert!(line.contains("random plies"), "{line}");
+    assert!(!data.exists(), "made {d}");
+    // As many random plies as the command line takes: each try's random game ends, in
+    // bounded time and memory, and the run is refused (by the bound on the count, or for
+    // want of an opening).
+    let run = Command::new("sh")
+        .arg("-c")
+        .arg(r#"ulimit -v 2097152 && exec "$@""#)
+        .arg("sh")
+        .args([
+            env!("CARGO_BIN_EXE_rookery"),
+            "datagen",
+            "--out",
+            d,
+            "--games",
+            "1",
+            "--hce",
+            "--random-plies",
+            "100000000",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert_eq!(run.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(!data.exists(), "made {d}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_manifest_line_never_joins_another_and_a_broken_manifest_is_refused() {
+    let dir = scratch_dir("datagen-manifest-break");
+    let data = dir.join("data");
+    let manifest = data.join("manifest.jsonl");
+    datagen(&data, &["--games", "1", "--hce"]);
+    // The last line's break taken off, as an editor may leave it.
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, text.trim_end()).unwrap();
+    datagen(&data, &["--games", "2", "--hce"]);
+    assert_eq!(manifest_lines(&data).len(), 4);
+    let report = checked(&data);
+    assert!(report.contains("2 runs (2 ended)"), "{report}");
+    // A manifest `data` refuses: datagen appends nothing, and plays nothing.
+    let mut broken = std::fs::read(&manifest).unwrap();
+    broken.extend_from_slice(b"{\"event\":\"start\"\n");
+    std::fs::write(&manifest, &broken).unwrap();
+    let games = std::fs::read(data.join("selfplay.games")).unwrap();
+    let line = common::cli::refused(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "3",
+        "--hce",
+    ]);
+    assert!(line.contains("manifest.jsonl: byte"), "{line}");
+    assert_eq!(std::fs::read(&manifest).unwrap(), broken);
+    assert_eq!(std::fs::read(data.join("selfplay.games")).unwrap(), games);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The manifest's lines.
+fn manifest_lines(dir: &Path) -> Vec<String> {
+    std::fs::read_to_string(dir.join("manifest.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+/// The shell command between the backquotes of `line`.
+fn quoted_command(line: &str) -> &str {
+    line.split('`')
+        .nth(1)
+        .unwrap_or_else(|| panic!("no command in {line}"))
+}
+
+#[test]
+fn the_truncate_advice_for_a_torn_game_works_when_pasted() {
+    // A directory whose name a shell splits, beside files the unquoted command would cut.
+    let dir = scratch_dir("datagen-torn");
+    let data = dir.join("a b");
+    std::fs::create_dir_all(dir.join("b")).unwrap();
+    std::fs::write(dir.join("a"), "keep").unwrap();
+    datagen(&data, &["--games", "2", "--hce"]);
+    let file = data.join("selfplay.games");
+    let whole = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &whole[..whole.len() - 3]).unwrap();
+    let out = rookery(&["data", data.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let from_data = String::from_utf8_lossy(&out.stderr).into_owned();
+    let refused = common::cli::refused(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "3",
+        "--hce",
+    ]);
+    let command = quoted_command(&refused);
+    assert_eq!(command, quoted_command(&from_data), "{from_data}");
+    let pasted = Command::new("sh")
+        .arg("-c")
+        .arg(command)
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(pasted.status.success(), "{command}: {pasted:?}");
+    // The torn game dropped, the first kept; nothing else touched.
+    checked(&data);
+    assert_eq!(games_of(&data).len(), 1);
+    assert_eq!(std::fs::read_to_string(dir.join("a")).unwrap(), "keep");
+    assert!(!dir.join("b/selfplay.games").exists());
+    datagen(&data, &["--games", "3", "--hce"]);
+    assert_eq!(games_of(&data).len(), 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn progress_to_a_closed_stderr_is_dropped_and_the_run_goes_on() {
+    let dir = scratch_dir("datagen-closed-stderr");
+    let data = dir.join("data");
+    let net = dir.join("net.nnue");
+    let games = data.join("selfplay.games");
+    let runs: [Vec<&str>; 2] = [
+        vec![
+            "datagen",
+            "--out",
+            data.to_str().unwrap(),
+            "--games",
+            "2",
+            "--nodes",
+            "50",
+            "--hce",
+        ],
+        vec![
+            "train",
+            games.to_str().unwrap(),
+            "--out",
+            net.to_str().unwrap(),
+            "--epochs",
+            "1",
+        ],
+    ];
+    for args in runs {
+        // The pipe's reading end is closed before the tool starts: its first progress line
+        // cannot be written.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let run = Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(writer)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{args:?}: {run:?}");
+        assert!(!stdout(&run).is_empty(), "{args:?}");
+    }
+    assert_eq!(games_of(&data).len(), 2);
+    checked(&data);
+    assert!(net.is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn the_games_do_not_depend_on_the_threads_that_play_them() {
+    // Game i of a run is a function of the binary, the seed, the node limit and the games
+    // already in the directory: one thread and two write the same games (in another order).
+    let dir = scratch_dir("datagen-threads");
+    let sets: Vec<Vec<Vec<u8>>> = ["1", "2"]
+        .iter()
+        .map(|threads| {
+            let data = dir.join(format!("threads-{threads}"));
+            let args = [
+                "--games",
+                "8",
+                "--hce",
+                "--seed",
+                "11",
+                "--threads",
+                threads,
+            ];
+            datagen(&data, &args);
+            // Run again for more: the seeds of the new games take in the games there.
+            let more = [
+                "--games",
+                "12",
+                "--hce",
+                "--seed",
+                "12",
+                "--threads",
+                threads,
+            ];
+            datagen(&data, &more);
+            let mut games = games_of(&data);
+            assert_eq!(games.len(), 12);
+            games.sort();
+            games
+        })
+        .collect();
+    assert!(sets[0] == sets[1], "one thread and two wrote other games");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

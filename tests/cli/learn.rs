@@ -82,7 +82,7 @@ fn datagen_then_train_then_play_with_the_net() {
     );
     assert_eq!(trained.format(), 3);
     assert_eq!(trained.architecture(), &Architecture::default());
-    let checkpoint = dir.join("net.ckpt");
+    let checkpoint = dir.join("net.nnue.ckpt");
     let saved = std::fs::read(&checkpoint).unwrap();
     // Without --resume an existing checkpoint is neither used nor overwritten.
     let out = rookery(&[&train[..], &["--mirror-files"]].concat());
@@ -405,7 +405,7 @@ fn train_flags_choose_the_architecture_and_the_engine_runs_it() {
     assert_eq!(trained.architecture(), &arch);
     assert_eq!(trained.format(), 3);
     // A resume of another architecture is refused, and the checkpoint stays.
-    let checkpoint = dir.join("net.ckpt");
+    let checkpoint = dir.join("net.nnue.ckpt");
     let saved = std::fs::read(&checkpoint).unwrap();
     let out = rookery(&[&train[..], &["--resume", "--hidden", "32"]].concat());
     assert_eq!(out.status.code(), Some(2));

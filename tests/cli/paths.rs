@@ -247,18 +247,18 @@ impl Scratch {
             args
         };
         slots.push(Slot {
-            file: self.dir.join("net.ckpt"),
+            file: self.dir.join("net.nnue.ckpt"),
             args: train(&["--resume"]),
             read: true,
             copy: None,
         });
         slots.push(Slot {
-            file: self.dir.join("net.ckpt"),
+            file: self.dir.join("net.nnue.ckpt"),
             args: train(&[]),
             read: false,
             copy: None,
         });
-        for name in ["net.nnue.tmp", "net.ckpt.tmp", "net.nnue.lock"] {
+        for name in ["net.nnue.tmp", "net.nnue.ckpt.tmp", "net.nnue.lock"] {
             slots.push(Slot {
                 file: self.dir.join(name),
                 args: train(&[]),
@@ -290,9 +290,9 @@ fn every_file_a_tool_opens_is_refused_as_a_device_pipe_directory_or_huge_file() 
     // What train writes beside its net: none is left from one try to the next.
     let train_files = [
         "net.nnue",
-        "net.ckpt",
+        "net.nnue.ckpt",
         "net.nnue.tmp",
-        "net.ckpt.tmp",
+        "net.nnue.ckpt.tmp",
         "net.nnue.lock",
     ];
     let mut failures = Vec::new();

@@ -172,6 +172,16 @@ fn a_run_without_validation_positions_says_so_instead_of_a_loss() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A run killed when the test lets it go, failed or not.
+struct Killed(std::process::Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 #[test]
 fn a_second_run_on_the_same_net_is_refused_while_the_first_runs() {
     let dir = scratch_dir("train-twice");
@@ -181,14 +191,17 @@ fn a_second_run_on_the_same_net_is_refused_while_the_first_runs() {
     let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
     // Enough epochs of small batches to keep the first run busy for a while.
     let args = ["train", d, "--out", n, "--epochs", "1000", "--batch", "16"];
-    let mut first = Command::new(env!("CARGO_BIN_EXE_rookery"))
-        .args(args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = Killed(
+        Command::new(env!("CARGO_BIN_EXE_rookery"))
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let first = &mut first.0;
     // The first run has its checkpoint once its first epoch ends.
-    let checkpoint = dir.join("net.ckpt");
+    let checkpoint = dir.join("net.nnue.ckpt");
     let started = Instant::now();
     while !checkpoint.exists() {
         assert!(
@@ -216,5 +229,132 @@ fn a_second_run_on_the_same_net_is_refused_while_the_first_runs() {
         !stderr.contains("another train run"),
         "a killed run's lock held on: {stderr}"
     );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `rookery train ARGS...` to its end; returns its exit status and stderr.
+fn train(args: &[&str]) -> (Option<i32>, String) {
+    let run = rookery(&[&["train"], args].concat());
+    (
+        run.status.code(),
+        String::from_utf8_lossy(&run.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn runs_on_nets_that_share_a_stem_write_files_of_their_own() {
+    let dir = scratch_dir("train-stem");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 4, 6);
+    let d = data.to_str().unwrap();
+    for (a, b) in [("x.a", "x.b"), ("net", "net.nnue")] {
+        let (a, b) = (dir.join(a), dir.join(b));
+        let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+        // The second run starts while the first one's checkpoint is there: each has its own.
+        for out in [a, b] {
+            let (status, stderr) = train(&[d, "--out", out, "--epochs", "1", "--batch", "64"]);
+            assert_eq!(status, Some(0), "--out {out}: {stderr}");
+        }
+        for out in [a, b] {
+            let checkpoint = format!("{out}.ckpt");
+            assert!(Path::new(&checkpoint).is_file(), "{checkpoint}");
+            // Each resumes from its own checkpoint (and has no epoch left).
+            let (status, stderr) = train(&[
+                d, "--out", out, "--epochs", "1", "--batch", "64", "--resume",
+            ]);
+            assert_eq!(status, Some(0), "--out {out} --resume: {stderr}");
+            assert!(stderr.contains("resuming after epoch 1"), "{stderr}");
+        }
+    }
+    // Nothing else is left: no lock, no temporary.
+    assert_eq!(
+        names(&dir),
+        [
+            "data.bin",
+            "net",
+            "net.ckpt",
+            "net.nnue",
+            "net.nnue.ckpt",
+            "x.a",
+            "x.a.ckpt",
+            "x.b",
+            "x.b.ckpt"
+        ]
+    );
+    // A net named as another net's checkpoint, temporary or lock is refused.
+    for name in ["x.ckpt", "x.tmp", "x.lock"] {
+        let out = dir.join(name);
+        let line = refused(&["train", d, "--out", out.to_str().unwrap()]);
+        assert!(line.contains("cannot end in"), "--out {name}: {line}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_resume_whose_checkpoint_has_the_name_of_older_builds_is_refused() {
+    let dir = scratch_dir("train-stem-checkpoint");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 4, 7);
+    let d = data.to_str().unwrap();
+    let net = dir.join("net.nnue");
+    let n = net.to_str().unwrap();
+    let (status, stderr) = train(&[d, "--out", n, "--epochs", "1", "--batch", "64"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    // As an older build left it: NET's stem with `.ckpt`.
+    std::fs::rename(dir.join("net.nnue.ckpt"), dir.join("net.ckpt")).unwrap();
+    let before = std::fs::read(&net).unwrap();
+    let line = refused(&["train", d, "--out", n, "--epochs", "1", "--resume"]);
+    assert!(line.contains("rename it to"), "{line}");
+    assert_eq!(std::fs::read(&net).unwrap(), before, "the net was written");
+    std::fs::rename(dir.join("net.ckpt"), dir.join("net.nnue.ckpt")).unwrap();
+    let (status, stderr) = train(&[d, "--out", n, "--epochs", "1", "--batch", "64", "--resume"]);
+    assert_eq!(status, Some(0), "{stderr}");
+    assert!(stderr.contains("resuming after epoch 1"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_batch_larger_than_the_data_trains_in_the_memory_the_data_needs() {
+    let dir = scratch_dir("train-large-batch");
+    let data = dir.join("data.bin");
+    random_games_data(&data, 4, 8);
+    let net = dir.join("net.nnue");
+    let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
+    // Under 4 GiB of address space: a buffer of a billion samples would not fit. A batch
+    // size is trained on (the whole data in one batch) or refused with exit status 2; it
+    // never ends the run otherwise, and no lock or temporary is left.
+    for batch in ["1000000000", "18446744073709551615"] {
+        let run = Command::new("sh")
+            .arg("-c")
+            .arg(r#"ulimit -v 4194304 && exec "$@""#)
+            .arg("sh")
+            .args([
+                env!("CARGO_BIN_EXE_rookery"),
+                "train",
+                d,
+                "--out",
+                n,
+                "--epochs",
+                "1",
+                "--batch",
+                batch,
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        match run.status.code() {
+            Some(0) => assert!(net.is_file(), "--batch {batch}: no net: {stderr}"),
+            Some(2) => assert_eq!(stderr.lines().count(), 1, "{stderr}"),
+            other => panic!("--batch {batch}: status {other:?}: {stderr}"),
+        }
+        let left: Vec<String> = names(&dir)
+            .into_iter()
+            .filter(|name| name.ends_with(".lock") || name.ends_with(".tmp"))
+            .collect();
+        assert!(left.is_empty(), "--batch {batch} left {left:?}");
+        for name in ["net.nnue", "net.nnue.ckpt"] {
+            let _ = std::fs::remove_file(dir.join(name));
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

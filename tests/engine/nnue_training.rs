@@ -5,6 +5,9 @@
 //! model's forward pass. The difference is the quantisation error.
 //!
 //! `cargo test --release --test engine nnue_training -- --nocapture` prints it per architecture.
+//!
+//! Output buckets as the trainer runs them: each position in the engine's bucket, and eight
+//! buckets fitting a set of self-play positions at least as well as one.
 
 use std::sync::Arc;
 
@@ -19,7 +22,7 @@ use rookery::engine::tt::ChessTable;
 use rookery::learn::data::record::{GameResult, Record};
 use rookery::learn::fit::dataset::Sample;
 use rookery::learn::fit::model::Model;
-use rookery::learn::fit::optimiser::{Adam, TrainConfig, train_epoch};
+use rookery::learn::fit::optimiser::{Adam, TrainConfig, mean_loss, train_epoch};
 use shakmaty::{Chess, Move, Position as _};
 
 /// The sample of a position, scored by the hand-written evaluation.
@@ -186,4 +189,85 @@ fn the_engine_evaluates_a_trained_net_as_the_trainer_does() {
             error.max
         );
     }
+}
+
+/// A net of `arch` with every weight 0 and output bucket `b`'s bias `b` (in output units):
+/// what it says of a position is the bucket it evaluates it with.
+fn bucket_revealing_model(arch: Architecture) -> Model {
+    let mut model = Model::new(arch, 1);
+    let layout = model.layout();
+    model.params.iter_mut().for_each(|p| *p = 0.0);
+    for (b, bias) in model.params[layout.b2..].iter_mut().enumerate() {
+        *bias = b as f32;
+    }
+    model
+}
+
+#[test]
+fn the_trainer_evaluates_each_position_with_the_engines_output_bucket() {
+    use rookery::engine::eval::nnue::evaluate_position;
+    let arch = Architecture {
+        hidden: 32,
+        buckets: 8,
+        ..Architecture::default()
+    };
+    let model = bucket_revealing_model(arch);
+    let net = model.quantise();
+    let mut seen = [false; 8];
+    for pos in positions(&games()) {
+        let trainer = model.forward(&sample(&pos)).round() as usize;
+        let engine = evaluate_position(&net, &pos) as f32 / SCALE as f32;
+        assert_eq!(
+            trainer as f32,
+            engine.round(),
+            "{} pieces",
+            pos.board().occupied().count()
+        );
+        seen[trainer] = true;
+    }
+    // Games from the start and from endgames reach the first buckets and the last.
+    assert!(seen[0] && seen[1] && seen[7], "{seen:?}");
+}
+
+#[test]
+fn output_buckets_fit_a_small_set_at_least_as_well_as_one_bucket() {
+    // Eight output buckets can give every position the one bucket's weights, so trained
+    // alike they fit a set at least as well: weight decay among the training, which must not
+    // hold each bucket's weights, learning from a share of the samples, smaller than the one
+    // bucket's. gen11's own games (10,418 training positions), enough steps for every bucket
+    // to learn from its share.
+    let data =
+        std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/gen11-games.games");
+    let samples = rookery::learn::fit::dataset::load(&[data]).unwrap().samples;
+    assert_eq!(samples.len(), 10_418);
+    let fit = |buckets: usize| {
+        let arch = Architecture {
+            hidden: 32,
+            activation: Activation::SCReLU,
+            buckets,
+            ..Architecture::default()
+        };
+        let config = TrainConfig {
+            epochs: 150,
+            batch: 256,
+            lr: 0.003,
+            wdl: 0.0,
+            weight_decay: 0.1,
+            threads: 1,
+            seed: 1,
+            arch,
+        };
+        let mut model = Model::new(arch, config.seed);
+        let mut adam = Adam::new(model.layout().params);
+        for epoch in 0..config.epochs {
+            train_epoch(&mut model, &mut adam, &samples, &config, epoch, |_, _| {});
+        }
+        mean_loss(&model, &samples, config.wdl, 1)
+    };
+    let (plain, bucketed) = (fit(1), fit(8));
+    println!("mean loss on the training set: one output bucket {plain:.6}, eight {bucketed:.6}");
+    assert!(
+        bucketed <= plain,
+        "eight output buckets fit worse: {bucketed:.6} against {plain:.6}"
+    );
 }

@@ -3,9 +3,11 @@
 //!
 //! - **Openings.** Each game starts from the start position, or from a random position of
 //!   a book of FENs, then plays [`DatagenConfig::random_plies`] random legal moves (one more
-//!   half the time, so both sides get to move first out of the random phase). An opening
-//!   that ends the game, or that a search of one move scores beyond
-//!   [`OPENING_SCORE_LIMIT`], is drawn again. The random plies are not recorded.
+//!   half the time, so both sides get to move first out of the random phase), stopping
+//!   where the game ends. An opening that ends the game, or that a search of one move
+//!   scores beyond [`OPENING_SCORE_LIMIT`], is drawn again; after [`OPENING_TRIES`] such
+//!   draws the game has no opening ([`NoOpening`]) and the run stops. The random plies are
+//!   not recorded.
 //! - **Moves.** One search per move under a soft node limit (it finishes the iteration under
 //!   way once the limit is passed, and stops outright at [`HARD_NODES_FACTOR`] times it),
 //!   one thread, a table of its own that is cleared between games: a game is a function of
@@ -27,6 +29,13 @@
 //! - **Total.** [`DatagenConfig::games`] counts the games in the directory, those already
 //!   there included (a file of 32-byte records beside the game file too): a run started
 //!   again after a stop plays only the games still missing.
+//! - **Cut short.** A run whose last [`MAX_UNWRITTEN_IN_A_ROW`] games were none of them
+//!   written (each a repeat, or without a training position) has no new games to make and
+//!   stops, and so does one that found no opening for a game ([`Stopped`]).
+//! - **Threads.** Game `i` of a run is played from a seed of the run's seed, the training
+//!   positions already in the directory and `i` alone ([`game_seed`]), on a table and search
+//!   memory cleared for it: the games written are those of the first indices that give a
+//!   game to write, whatever the number of threads that play them.
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -64,6 +73,12 @@ pub const MAX_PLIES: usize = 400;
 pub const HARD_NODES_FACTOR: u64 = 8;
 /// An opening that a search scores beyond this many centipawns either way is not played.
 pub const OPENING_SCORE_LIMIT: i32 = 300;
+
+/// Games in a row not written (repeats or without a training position) after which a run
+/// stops: its settings make no new games.
+pub const MAX_UNWRITTEN_IN_A_ROW: u64 = 100;
+/// Tries at an opening of a game before the run stops (see [`NoOpening`]).
+pub const OPENING_TRIES: usize = 1000;
 
 /// Stack of a generating thread: the search recursion keeps move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
@@ -188,17 +203,70 @@ impl Game {
     }
 }
 
+/// No opening for a game: each of [`OPENING_TRIES`] tries ended the game in its random
+/// plies, or left one side more than [`OPENING_SCORE_LIMIT`] ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoOpening {
+    /// Tries whose random plies ended the game.
+    pub ended: usize,
+    /// Tries a search scored beyond the limit.
+    pub unbalanced: usize,
+    /// The random plies asked for (one more half the time).
+    pub random_plies: usize,
+}
+
+impl std::fmt::Display for NoOpening {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "no opening in {OPENING_TRIES} tries: the game ended within the random plies \
+             ({} asked for) in {} of them, and a search scored {} beyond \
+             {OPENING_SCORE_LIMIT} cp; fewer random plies, or a book of balanced positions, \
+             make openings",
+            self.random_plies, self.ended, self.unbalanced
+        )
+    }
+}
+
+impl std::error::Error for NoOpening {}
+
+/// Why a run stopped before it made the games it was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// A game found no opening.
+    NoOpening(NoOpening),
+    /// The last [`MAX_UNWRITTEN_IN_A_ROW`] games were none of them written.
+    NoNewGames {
+        /// Games the run wrote.
+        written: u64,
+    },
+}
+
+impl std::fmt::Display for Stopped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Stopped::NoOpening(no) => no.fmt(f),
+            Stopped::NoNewGames { written } => write!(
+                f,
+                "the last {MAX_UNWRITTEN_IN_A_ROW} games were repeats of the {written} games this \
+                 run wrote, or had no training position: these settings make no new games (more \
+                 random plies or a larger book make others)"
+            ),
+        }
+    }
+}
+
 /// Plays one self-play game from `seed`: its plies and training positions. The worker's
 /// `table` and `memory` start the game empty and keep what each move's search learned for
-/// the next, as an engine does through a game.
+/// the next, as an engine does through a game. Refused when no opening is found.
 pub fn play_game(
     config: &DatagenConfig,
     seed: u64,
     table: &ChessTable,
     memory: &mut SearchMemory,
-) -> Game {
+) -> Result<Game, NoOpening> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut pos = opening(config, &mut rng, table);
+    let mut pos = opening(config, &mut rng, table)?;
     let start = pos.clone();
     let mut plies = Vec::new();
     let options = search_options(config);
@@ -275,13 +343,13 @@ pub fn play_game(
         .into_iter()
         .map(|record| Record { result, ..record })
         .collect();
-    Game {
+    Ok(Game {
         records,
         result,
         nodes,
         start,
         plies,
-    }
+    })
 }
 
 fn win_for(side: Color) -> GameResult {
@@ -346,13 +414,19 @@ fn balanced(pos: &Position, config: &DatagenConfig, table: &ChessTable) -> bool 
     found.score.abs() <= OPENING_SCORE_LIMIT
 }
 
-/// Tries at a playable opening before falling back to the start position.
-const OPENING_TRIES: usize = 1000;
-
 /// A start position with the random plies played; tries again when they end the game or
-/// leave one side more than [`OPENING_SCORE_LIMIT`] ahead, and after [`OPENING_TRIES`]
-/// failures (a book of lost positions) takes the start position.
-fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> Position {
+/// leave one side more than [`OPENING_SCORE_LIMIT`] ahead, and gives up after
+/// [`OPENING_TRIES`] tries (a book of lost positions, random plies that end every game).
+fn opening(
+    config: &DatagenConfig,
+    rng: &mut ChaCha8Rng,
+    table: &ChessTable,
+) -> Result<Position, NoOpening> {
+    let mut failed = NoOpening {
+        ended: 0,
+        unbalanced: 0,
+        random_plies: config.random_plies,
+    };
     for _ in 0..OPENING_TRIES {
         let mut pos = if config.openings.is_empty() {
             Position::startpos()
@@ -360,19 +434,41 @@ fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> 
             let board = &config.openings[rng.random_range(0..config.openings.len())];
             Position::new(board.clone(), CastlingMode::Standard)
         };
-        let plies = config.random_plies + usize::from(rng.random_bool(0.5));
-        for _ in 0..plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.push(moves[rng.random_range(0..moves.len())]);
-        }
-        if playable(&pos) && balanced(&pos, config, table) {
-            return pos;
+        let plies = config
+            .random_plies
+            .saturating_add(usize::from(rng.random_bool(0.5)));
+        play_random_plies(&mut pos, plies, rng);
+        if !playable(&pos) {
+            failed.ended += 1;
+        } else if !balanced(&pos, config, table) {
+            failed.unbalanced += 1;
+        } else {
+            return Ok(pos);
         }
     }
-    Position::startpos()
+    Err(failed)
+}
+
+/// Plays up to `plies` random legal moves from `pos`, stopping where the game ends.
+fn play_random_plies(pos: &mut Position, plies: usize, rng: &mut ChaCha8Rng) {
+    for _ in 0..plies {
+        if !playable(pos) {
+            break;
+        }
+        let moves = pos.legal_moves();
+        pos.push(moves[rng.random_range(0..moves.len())]);
+    }
+}
+
+/// Whether `config` can make openings: a game's tries at one, from a seed of the run's
+/// seed, find one (see [`NoOpening`]). What a run checks before it writes anything.
+pub fn check_openings(config: &DatagenConfig) -> Result<(), NoOpening> {
+    // Without a table the run fails at its start, with the reason.
+    let Ok(table) = ChessTable::new(TABLE_MIB) else {
+        return Ok(());
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(config.seed, 0, 0));
+    opening(config, &mut rng, &table).map(|_| ())
 }
 
 /// The seed of game `index` of a run with `seed` that started on data of `existing` training
@@ -387,16 +483,26 @@ fn game_seed(seed: u64, existing: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// What a datagen run did.
+#[derive(Debug)]
+pub struct Ran {
+    /// Its totals.
+    pub progress: Progress,
+    /// Why it stopped before the games it was asked for, if it did.
+    pub stopped: Option<Stopped>,
+}
+
 /// Runs datagen: plays games on `config.threads` threads and appends them through
-/// `writer` until the file holds `config.games` games or `stop` is set. `report` is called
-/// about every `report_every` with the totals so far, and once at the end.
+/// `writer` until the file holds `config.games` games, `stop` is set, or the run cannot
+/// go on ([`Stopped`]). `report` is called about every `report_every` with the totals so
+/// far, and once at the end.
 pub fn run(
     config: &DatagenConfig,
     writer: DataWriter,
     stop: &AtomicBool,
     report_every: Duration,
     report: &(dyn Fn(&Progress, Duration) + Sync),
-) -> io::Result<Progress> {
+) -> io::Result<Ran> {
     let existing = writer.existing_records();
     let to_play = config
         .games
@@ -407,6 +513,16 @@ pub fn run(
     // Games written or being played, while `to_play` bounds them.
     let claimed = AtomicU64::new(0);
     let failure: Mutex<Option<io::Error>> = Mutex::new(None);
+    let stopped: Mutex<Option<Stopped>> = Mutex::new(None);
+    let stop_for = |reason: Stopped| {
+        stopped
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert(reason);
+        stop.store(true, Relaxed);
+    };
+    // Games finished in a row that were not written.
+    let unwritten = AtomicU64::new(0);
     let start = Instant::now();
     std::thread::scope(|scope| -> io::Result<()> {
         let mut workers = Vec::new();
@@ -432,7 +548,13 @@ pub fn run(
                         }
                         let index = next_game.fetch_add(1, Relaxed);
                         let seed = game_seed(config.seed, existing, index);
-                        let game = play_game(config, seed, &table, &mut memory);
+                        let game = match play_game(config, seed, &table, &mut memory) {
+                            Ok(game) => game,
+                            Err(no_opening) => {
+                                stop_for(Stopped::NoOpening(no_opening));
+                                break;
+                            }
+                        };
                         let written = writer
                             .lock()
                             .unwrap_or_else(|e| e.into_inner())
@@ -440,9 +562,17 @@ pub fn run(
                         match written {
                             Ok(written) => {
                                 progress.count(&game, written);
+                                if written == Written::Game {
+                                    unwritten.store(0, Relaxed);
+                                    continue;
+                                }
                                 // A game not written leaves its place to another.
-                                if written != Written::Game && to_play.is_some() {
+                                if to_play.is_some() {
                                     claimed.fetch_sub(1, Relaxed);
+                                }
+                                if unwritten.fetch_add(1, Relaxed) + 1 >= MAX_UNWRITTEN_IN_A_ROW {
+                                    let written = progress.games.load(Relaxed);
+                                    stop_for(Stopped::NoNewGames { written });
                                 }
                             }
                             Err(e) => {
@@ -470,7 +600,10 @@ pub fn run(
         return Err(e);
     }
     report(&progress, start.elapsed());
-    Ok(progress)
+    Ok(Ran {
+        progress,
+        stopped: stopped.into_inner().unwrap_or_else(|e| e.into_inner()),
+    })
 }
 
 #[cfg(test)]
@@ -535,7 +668,7 @@ mod tests {
         let config = config();
         let table = ChessTable::new(1).unwrap();
         let mut memory = SearchMemory::new();
-        let game = play_game(&config, 42, &table, &mut memory);
+        let game = play_game(&config, 42, &table, &mut memory).unwrap();
         assert!(game.records.len() > 10, "{} positions", game.records.len());
         assert!(game.records.iter().all(|r| r.result == game.result));
         for record in &game.records {
@@ -547,9 +680,9 @@ mod tests {
             assert!(!pos.is_check());
             assert!(i32::from(record.score).abs() < MATE_BOUND.min(TB_BOUND));
         }
-        let again = play_game(&config, 42, &table, &mut memory);
+        let again = play_game(&config, 42, &table, &mut memory).unwrap();
         assert_eq!(again.records, game.records);
-        let other = play_game(&config, 43, &table, &mut memory);
+        let other = play_game(&config, 43, &table, &mut memory).unwrap();
         assert_ne!(other.records, game.records);
     }
 
@@ -560,7 +693,7 @@ mod tests {
         let mut memory = SearchMemory::new();
         let (mut plies, mut skipped) = (0, 0);
         for seed in 0..4 {
-            let game = play_game(&config, seed, &table, &mut memory);
+            let game = play_game(&config, seed, &table, &mut memory).unwrap();
             let mut bytes = game_file::header().to_vec();
             bytes.extend(game.scored().encode().unwrap());
             let read: Vec<_> = game_file::read(&bytes).unwrap().collect();
@@ -593,10 +726,56 @@ mod tests {
         assert!(!balanced(&queenless, &config, &table));
         assert!(balanced(&Position::startpos(), &config, &table));
         for seed in 0..16 {
-            let pos = opening(&config, &mut ChaCha8Rng::seed_from_u64(seed), &table);
+            let pos = opening(&config, &mut ChaCha8Rng::seed_from_u64(seed), &table).unwrap();
             let black_queens = pos.chess().board().by_piece(Role::Queen.of(Color::Black));
             assert_eq!(black_queens.count(), 1, "seed {seed}: {}", pos.fen());
         }
+    }
+
+    #[test]
+    fn random_plies_stop_where_the_game_ends() {
+        // Any move of White's is the hundredth without a capture or a pawn move: the game
+        // ends there, after one of the five random plies asked for.
+        let drawn_next = "4k3/8/8/8/8/8/8/R3K3 w - - 99 80";
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        for _ in 0..8 {
+            let mut pos = Position::from_fen(drawn_next, false).unwrap();
+            play_random_plies(&mut pos, 5, &mut rng);
+            assert_eq!(pos.ply(), 1, "{}", pos.fen());
+            assert!(!playable(&pos));
+        }
+        // A game that goes on takes every ply.
+        let mut pos = Position::startpos();
+        play_random_plies(&mut pos, 6, &mut rng);
+        assert_eq!(pos.ply(), 6);
+    }
+
+    #[test]
+    fn openings_that_every_try_ends_stop_the_run_with_the_reason() {
+        // White's one move takes the last pawn: bare kings after the first random ply.
+        let one_move = Position::from_fen("8/8/8/8/8/8/p1k5/K7 w - - 0 1", false).unwrap();
+        let config = DatagenConfig {
+            random_plies: 1,
+            openings: vec![one_move.chess().clone()],
+            ..config()
+        };
+        let table = ChessTable::new(1).unwrap();
+        let refused = opening(&config, &mut ChaCha8Rng::seed_from_u64(3), &table).unwrap_err();
+        assert_eq!((refused.ended, refused.unbalanced), (OPENING_TRIES, 0));
+        assert_eq!(check_openings(&config), Err(refused));
+        let (path, records) = scratch("no-opening");
+        let stop = AtomicBool::new(false);
+        let writer = DataWriter::open(&path, &records).unwrap();
+        let ran = run(&config, writer, &stop, Duration::from_secs(60), &quiet).unwrap();
+        assert!(matches!(ran.stopped, Some(Stopped::NoOpening(_))));
+        assert_eq!(ran.progress.games.load(Relaxed), 0);
+        // Without random plies, half the tries keep the book's position: openings are made.
+        let config = DatagenConfig {
+            random_plies: 0,
+            ..config
+        };
+        assert_eq!(check_openings(&config), Ok(()));
+        std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 
     #[test]
@@ -608,14 +787,16 @@ mod tests {
                 games: Some(games),
                 ..config()
             };
-            run(
+            let ran = run(
                 &config,
                 DataWriter::open(&path, &records).unwrap(),
                 &stop,
                 Duration::from_secs(60),
                 &quiet,
             )
-            .unwrap()
+            .unwrap();
+            assert_eq!(ran.stopped, None);
+            ran.progress
         };
         let hashes = |bytes: &[u8]| -> Vec<u64> {
             game_file::read(bytes)
@@ -663,8 +844,9 @@ mod tests {
         };
         let stop = AtomicBool::new(true);
         let writer = DataWriter::open(&path, &records).unwrap();
-        let progress = run(&config, writer, &stop, Duration::from_secs(60), &quiet).unwrap();
-        assert_eq!(progress.games.load(Relaxed), 0);
+        let ran = run(&config, writer, &stop, Duration::from_secs(60), &quiet).unwrap();
+        assert_eq!(ran.progress.games.load(Relaxed), 0);
+        assert_eq!(ran.stopped, None);
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 }

@@ -10,7 +10,7 @@
 //! reads a manifest back for `rookery data`.
 
 use std::fs::OpenOptions;
-use std::io::{self, Write};
+use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::Path;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -147,11 +147,13 @@ impl RunEnd {
 /// appends to none.
 pub const MAX_MANIFEST_BYTES: u64 = 1 << 30;
 
-/// Appends `line` and a line break to the manifest in `dir`, in one write. A manifest that
-/// is not a regular file, or holds [`MAX_MANIFEST_BYTES`] already, is refused.
+/// Appends `line` and a line break to the manifest in `dir`, in one write, after a line
+/// break of its own when the manifest's last line has none (a line added by hand without
+/// one), so that the line never joins another. A manifest that is not a regular file, or
+/// holds [`MAX_MANIFEST_BYTES`] already, is refused.
 pub fn append(dir: &Path, line: &str) -> io::Result<()> {
     let mut options = OpenOptions::new();
-    options.create(true).append(true);
+    options.create(true).append(true).read(true);
     let mut file = input_file::open_writable(&dir.join(MANIFEST_FILE), &options)?;
     let len = file.metadata()?.len();
     if len >= MAX_MANIFEST_BYTES {
@@ -160,7 +162,28 @@ pub fn append(dir: &Path, line: &str) -> io::Result<()> {
             format!("{len} bytes, as long as a manifest may be ({MAX_MANIFEST_BYTES} bytes)"),
         ));
     }
-    file.write_all(format!("{line}\n").as_bytes())
+    let mut last = [b'\n'];
+    if len > 0 {
+        file.seek(SeekFrom::Start(len - 1))?;
+        file.read_exact(&mut last)?;
+    }
+    let apart = if last[0] == b'\n' { "" } else { "\n" };
+    file.write_all(format!("{apart}{line}\n").as_bytes())
+}
+
+/// Checks the manifest in `dir`, when there is one, as `rookery data` reads it: a manifest
+/// it refuses (a line that is not a run's `start` or `end`, a file too long or not text)
+/// is refused with the reason, named by its path.
+pub fn check(dir: &Path) -> Result<(), String> {
+    let path = dir.join(MANIFEST_FILE);
+    let in_file = |e: String| format!("{}: {e}", path.display());
+    match input_file::read_text(&path, MAX_MANIFEST_BYTES, "a manifest") {
+        Ok(text) => Summary::read(&text)
+            .map(|_| ())
+            .map_err(|e| in_file(e.to_string())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(in_file(e.to_string())),
+    }
 }
 
 /// The Unix time now, in seconds.

@@ -127,6 +127,42 @@ impl From<GameFileError> for DataError {
     }
 }
 
+/// The shell command that cuts the file at `path` to its first `offset` bytes, dropping a
+/// game cut off there: `truncate -s OFFSET PATH`, the path quoted for a POSIX shell when it
+/// holds anything but letters, digits and `_ @ % + = : , . / -`, so that the line can be
+/// pasted as it is.
+///
+/// ```
+/// use rookery::learn::data::reader::truncate_command;
+/// use std::path::Path;
+/// assert_eq!(truncate_command(Path::new("d/x.games"), 9), "truncate -s 9 d/x.games");
+/// assert_eq!(
+///     truncate_command(Path::new("a b/it's.games"), 26),
+///     r"truncate -s 26 'a b/it'\''s.games'"
+/// );
+/// ```
+pub fn truncate_command(path: &Path, offset: u64) -> String {
+    let path = path.to_string_lossy();
+    // A path read as an option would not name the file.
+    let path = if path.starts_with('-') {
+        format!("./{path}")
+    } else {
+        path.into_owned()
+    };
+    format!("truncate -s {offset} {}", shell_quoted(&path))
+}
+
+/// `word` as one word of a POSIX shell: as it is when every character is plain, else in
+/// single quotes, each single quote in it written `'\''`.
+fn shell_quoted(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 /// Reads a data file's bytes, in either format, and hands `visit` each game in order; the
 /// first fault refuses the file (the games before it have been visited).
 pub fn read_games(bytes: &[u8], visit: &mut dyn FnMut(FileGame)) -> Result<FileRead, DataError> {

@@ -9,13 +9,18 @@
 //! `DIR/selfplay.bin`, which datagen wrote before the game file, are counted with them and
 //! left as they are. A session stops once the directory holds [`DatagenConfig::games`] games,
 //! or when killed: every game already written stays, and running the same session again goes
-//! on until the directory holds them all.
+//! on until the directory holds them all. It also stops when its settings make no new games
+//! ([`Stopped`]), and says why.
+//!
+//! Before it writes anything, a session refuses settings that make no opening (see
+//! [`datagen::check_openings`]) and a manifest that `rookery data` would refuse (see
+//! [`manifest::check`]).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Duration;
 
-use super::datagen::{self, DatagenConfig, playable};
+use super::datagen::{self, DatagenConfig, Stopped, playable};
 use super::manifest::{self, OpeningSource, RunEnd, RunStart};
 use super::writer::DataWriter;
 use crate::chess::Position;
@@ -140,6 +145,8 @@ pub struct Generated {
     pub positions: u64,
     /// Games the directory holds now, in the game file and the file of records.
     pub games_in_dir: u64,
+    /// Why the session stopped before the games it was asked for, if it did.
+    pub stopped: Option<Stopped>,
 }
 
 impl Session {
@@ -148,8 +155,14 @@ impl Session {
     pub fn run(&self, log: &(dyn Fn(&str) + Sync)) -> Result<Generated, SessionError> {
         let config = &self.config;
         let dir = &self.dir;
+        datagen::check_openings(config).map_err(|e| SessionError(format!("datagen: {e}")))?;
         std::fs::create_dir_all(dir)
             .map_err(|e| SessionError(format!("cannot create {}: {e}", dir.display())))?;
+        manifest::check(dir).map_err(|e| {
+            SessionError(format!(
+                "{e}; datagen appends to no manifest that `rookery data` refuses"
+            ))
+        })?;
         let output = dir.join(GAME_FILE);
         let writer = DataWriter::open(&output, &dir.join(RECORD_FILE))
             .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
@@ -195,10 +208,11 @@ impl Session {
             output.display()
         ));
         let stop = AtomicBool::new(false);
-        let progress = datagen::run(config, writer, &stop, PROGRESS_EVERY, &|p, t| {
+        let ran = datagen::run(config, writer, &stop, PROGRESS_EVERY, &|p, t| {
             log(&format!("{:7.0} s  {}", t.as_secs_f64(), p.summary(t)));
         })
         .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
+        let progress = ran.progress;
         let played = progress.games.load(Relaxed);
         let positions = progress.positions.load(Relaxed);
         let end = RunEnd {
@@ -216,6 +230,7 @@ impl Session {
             games: played,
             positions,
             games_in_dir: end.games_end,
+            stopped: ran.stopped,
         })
     }
 }

@@ -13,6 +13,7 @@ use std::path::Path;
 
 use super::game_file::{self, ScoredGame};
 use super::games::continues;
+use super::reader::truncate_command;
 use super::record::{RECORD_BYTES, Record};
 use crate::hashing::checksum::fnv1a;
 use crate::input_file;
@@ -160,10 +161,9 @@ fn count_game_file(file: &mut File, path: &Path) -> io::Result<(Held, bool)> {
         let game = game.map_err(|e| {
             let message = if e.is_cut() {
                 format!(
-                    "{e}; nothing was written: `truncate -s {} {}` drops the cut-off game and \
-                     keeps the {} whole games before it",
-                    e.offset,
-                    path.display(),
+                    "{e}; nothing was written: `{}` drops the cut-off game and keeps the {} \
+                     whole games before it",
+                    truncate_command(path, e.offset),
                     held.games
                 )
             } else {

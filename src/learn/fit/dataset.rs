@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 use shakmaty::{Board, Color, Role, Square};
 
+use super::loss;
 use crate::engine::eval::nnue::{INPUTS, feature};
 use crate::hashing::checksum::fnv1a;
 use crate::learn::data::reader::{FileGame, data_files, read_games};
@@ -128,20 +129,12 @@ impl Sample {
         &self.features[..usize::from(self.count)]
     }
 
-    /// The training target: `wdl` parts game result, the rest the search score's expected
-    /// result at `scale` centipawns per unit of the sigmoid.
+    /// The training target ([`loss::target`]): `wdl` parts game result, the rest the search
+    /// score's expected result at `scale` centipawns per unit of the sigmoid.
     #[inline(always)]
     pub fn target(&self, wdl: f32, scale: f32) -> f32 {
-        let result = f32::from(self.result) / 2.0;
-        let score = sigmoid(f32::from(self.score) / scale);
-        wdl * result + (1.0 - wdl) * score
+        loss::target(self.score, self.result, wdl, scale)
     }
-}
-
-/// The logistic function.
-#[inline(always)]
-pub fn sigmoid(x: f32) -> f32 {
-    1.0 / (1.0 + (-x).exp())
 }
 
 /// The sigmoid scale (centipawns per unit) at which the samples' search scores best
@@ -154,8 +147,8 @@ pub fn fit_scale(samples: &[Sample], step: usize) -> (f32, f32) {
         let sum: f64 = chosen
             .iter()
             .map(|s| {
-                let d = sigmoid(f32::from(s.score) / scale) - f32::from(s.result) / 2.0;
-                f64::from(d * d)
+                let prediction = f32::from(s.score) / scale;
+                f64::from(loss::loss(prediction, loss::result_target(s.result)))
             })
             .sum();
         (sum / chosen.len().max(1) as f64) as f32
@@ -345,7 +338,7 @@ mod tests {
         let samples: Vec<Sample> = (0..200_000)
             .map(|_| {
                 let score = rng.random_range(-800i16..=800);
-                let won = rng.random_bool(f64::from(sigmoid(f32::from(score) / 250.0)));
+                let won = rng.random_bool(f64::from(loss::sigmoid(f32::from(score) / 250.0)));
                 sample(score, if won { 2 } else { 0 })
             })
             .collect();

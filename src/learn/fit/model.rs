@@ -22,7 +22,8 @@ use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
 use shakmaty::{Color, Role, Square};
 
-use super::dataset::{Sample, other_side, sigmoid};
+use super::dataset::{Sample, other_side};
+use super::loss;
 use crate::engine::eval::nnue::architecture::{QA, SCALE, SCRELU_MAX_WEIGHT};
 use crate::engine::eval::nnue::{Activation, Architecture, INPUTS, InputView, Network, feature};
 
@@ -396,19 +397,19 @@ impl Model {
         self.params[self.layout().b2 + bucket] + sum
     }
 
-    /// The sample's loss against its target.
+    /// The sample's loss against its target ([`loss::loss`]).
     pub fn loss(&self, sample: &Sample, wdl: f32) -> f32 {
         self.loss_with(self.rows(), sample, wdl)
     }
 
     fn loss_with(&self, rows: Rows<'_>, sample: &Sample, wdl: f32) -> f32 {
-        let p = sigmoid(self.forward_with(rows, sample));
-        let t = sample.target(wdl, SCALE as f32);
-        (p - t) * (p - t)
+        let output = self.forward_with(rows, sample);
+        loss::loss(output, sample.target(wdl, SCALE as f32))
     }
 
-    /// Adds the sample's loss gradient to `grad` and returns its loss. A feature row's
-    /// share goes to its bucket's row and to the factoriser's row alike.
+    /// Adds the sample's loss gradient to `grad` and returns its loss: the loss's slope
+    /// along the output ([`loss::loss_and_slope`]) carried back to every weight. A feature
+    /// row's share goes to its bucket's row and to the factoriser's row alike.
     pub fn backward(&self, sample: &Sample, wdl: f32, grad: &mut [f32]) -> f32 {
         self.backward_with(self.rows(), sample, wdl, grad)
     }
@@ -422,9 +423,8 @@ impl Model {
         let mut acc = vec![0.0; 4 * h];
         let (acc, g_acc) = acc.split_at_mut(2 * h);
         self.accumulate(rows, &inputs, acc);
-        let p = sigmoid(self.output(acc, inputs.bucket));
-        let t = sample.target(wdl, SCALE as f32);
-        let g = 2.0 * (p - t) * p * (1.0 - p);
+        let output = self.output(acc, inputs.bucket);
+        let (sample_loss, g) = loss::loss_and_slope(output, sample.target(wdl, SCALE as f32));
         grad[layout.b2 + inputs.bucket] += g;
         let w = self.output_weights(inputs.bucket);
         let gw = &mut grad[layout.w2 + inputs.bucket * 2 * h..][..2 * h];
@@ -456,7 +456,7 @@ impl Model {
                 }
             }
         }
-        (p - t) * (p - t)
+        sample_loss
     }
 
     /// Clips every weight (not the output biases) to +/-[`WEIGHT_CLIP`], a SCReLU net's

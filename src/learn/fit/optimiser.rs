@@ -1,15 +1,22 @@
-//! Fitting a [`Model`] with Adam: the loss, the optimiser, the batches and epochs.
+//! Fitting a [`Model`] with Adam: the optimiser, the batches and epochs, on the loss of
+//! [`loss`](super::loss).
 //!
-//! - **Loss.** `(sigmoid(o) - t)^2`, with the target `t` a blend of the game's result
-//!   (weight `wdl`) and `sigmoid(score / SCALE)` of the search's score.
 //! - **Optimiser.** Adam on mini-batches; the learning rate falls on a cosine from `lr` to
 //!   `lr / 100` over the epochs. Weights are clipped after each step ([`Model::clip`]) so
 //!   the quantised net cannot overflow its `i16` values nor the SCReLU kernel.
+//! - **Weight decay.** Decoupled (AdamW): each step shrinks a parameter by `lr x decay` of
+//!   itself, an output bucket's weights and bias by that times the share of the batch's
+//!   samples the bucket evaluates ([`bucket_shares`]). A bucket's weights learn from its
+//!   share of the samples only; shrunk at the full rate they were held smaller than one
+//!   bucket's, and a net of 8 buckets fitted its data worse than a net of one. Scaled by
+//!   the share, each weight is shrunk as much per sample it learns from as a one-bucket
+//!   net's (whose share is 1, so its training is as it was).
 //! - **Threads.** A batch is cut into one slice per thread; each thread sums its own
 //!   gradient and the sums are added in thread order, so a run is deterministic for a given
 //!   seed and thread count.
 
 use std::f32::consts::PI;
+use std::ops::Range;
 
 use rand::SeedableRng;
 use rand::rngs::ChaCha8Rng;
@@ -68,27 +75,74 @@ impl Adam {
     }
 
     /// One step of rate `lr` along the mean gradient `grad`, each parameter first shrunk
-    /// by `lr x weight_decay` of itself, then the weight clip.
-    pub fn step(&mut self, model: &mut Model, grad: &[f32], lr: f32, weight_decay: f32) {
+    /// by `lr x weight_decay` of itself (an output bucket's weights and bias by that times
+    /// the bucket's share of the batch, `bucket_shares`: see the module), then the weight
+    /// clip.
+    pub fn step(
+        &mut self,
+        model: &mut Model,
+        grad: &[f32],
+        lr: f32,
+        weight_decay: f32,
+        bucket_shares: &[f32],
+    ) {
         self.steps += 1;
         let t = self.steps as i32;
         let correction1 = 1.0 - BETA1.powi(t);
         let correction2 = 1.0 - BETA2.powi(t);
         let rate = lr * correction2.sqrt() / correction1;
-        let keep = 1.0 - lr * weight_decay;
-        for (((p, g), m), v) in model
-            .params
-            .iter_mut()
-            .zip(grad)
-            .zip(&mut self.m)
-            .zip(&mut self.v)
-        {
-            *m = BETA1 * *m + (1.0 - BETA1) * g;
-            *v = BETA2 * *v + (1.0 - BETA2) * g * g;
-            *p = keep * *p - rate * *m / (v.sqrt() + EPSILON);
+        assert_eq!(
+            bucket_shares.len(),
+            model.arch.buckets,
+            "a share per bucket"
+        );
+        let layout = model.layout();
+        let outputs = 2 * model.arch.hidden;
+        // Moves the parameters of `range`, first shrinking each to `keep` of itself.
+        let mut update = |range: Range<usize>, keep: f32| {
+            let params = &mut model.params[range.clone()];
+            for (((p, g), m), v) in params
+                .iter_mut()
+                .zip(&grad[range.clone()])
+                .zip(&mut self.m[range.clone()])
+                .zip(&mut self.v[range])
+            {
+                *m = BETA1 * *m + (1.0 - BETA1) * g;
+                *v = BETA2 * *v + (1.0 - BETA2) * g * g;
+                *p = keep * *p - rate * *m / (v.sqrt() + EPSILON);
+            }
+        };
+        update(0..layout.w2, 1.0 - lr * weight_decay);
+        for (bucket, share) in bucket_shares.iter().enumerate() {
+            let keep = 1.0 - lr * (weight_decay * share);
+            let weights = layout.w2 + bucket * outputs;
+            update(weights..weights + outputs, keep);
+            update(layout.b2 + bucket..layout.b2 + bucket + 1, keep);
         }
         model.clip();
     }
+}
+
+/// The share of `batch`'s samples that each output bucket of `arch` evaluates (1 for a
+/// net of one bucket).
+///
+/// ```
+/// use rookery::engine::eval::nnue::Architecture;
+/// use rookery::learn::fit::dataset::Sample;
+/// use rookery::learn::fit::optimiser::bucket_shares;
+/// let with = |count| Sample { features: [0; 32], count, score: 0, result: 1 };
+/// let batch = [with(32), with(31), with(4), with(12)];
+/// let eight = Architecture { buckets: 8, ..Architecture::default() };
+/// assert_eq!(bucket_shares(&eight, &batch), [0.25, 0.0, 0.25, 0.0, 0.0, 0.0, 0.0, 0.5]);
+/// assert_eq!(bucket_shares(&Architecture::default(), &batch), [1.0]);
+/// ```
+pub fn bucket_shares(arch: &Architecture, batch: &[Sample]) -> Vec<f32> {
+    let mut counts = vec![0usize; arch.buckets];
+    for sample in batch {
+        counts[arch.bucket(usize::from(sample.count))] += 1;
+    }
+    let samples = batch.len().max(1) as f32;
+    counts.iter().map(|&n| n as f32 / samples).collect()
 }
 
 /// The learning rate of `epoch` (0-based) of `epochs`: a cosine from `lr` to `lr / 100`.
@@ -263,14 +317,16 @@ pub fn train_epoch(
     let lr = learning_rate(config.lr, epoch, config.epochs);
     let order = epoch_order(train.len(), config.seed, epoch);
     let mut work = Workspace::default();
-    let mut batch = Vec::with_capacity(config.batch);
+    // A batch holds at most the whole training set, whatever the batch size asked.
+    let mut batch = Vec::with_capacity(config.batch.clamp(1, train.len().max(1)));
     let mut total = 0.0f64;
     let mut seen = 0usize;
     for (i, indices) in order.chunks(config.batch.max(1)).enumerate() {
         batch.clear();
         batch.extend(indices.iter().map(|&j| train[j as usize]));
         let loss = batch_gradient(model, &batch, config.wdl, config.threads, &mut work);
-        adam.step(model, &work.grad, lr, config.weight_decay);
+        let shares = bucket_shares(&model.arch, &batch);
+        adam.step(model, &work.grad, lr, config.weight_decay, &shares);
         total += f64::from(loss) * batch.len() as f64;
         seen += batch.len();
         progress(i + 1, (total / seen as f64) as f32);
@@ -342,7 +398,7 @@ mod tests {
         grad[layout.w1 + 5] = 0.3;
         grad[layout.b2] = -0.2;
         let mut adam = Adam::new(layout.params);
-        adam.step(&mut model, &grad, 0.01, 0.0);
+        adam.step(&mut model, &grad, 0.01, 0.0, &[1.0]);
         let (w, b) = (layout.w1 + 5, layout.b2);
         assert!((model.params[w] - (before.params[w] - 0.01)).abs() < 1e-6);
         assert!((model.params[b] - (before.params[b] + 0.01)).abs() < 1e-6);
@@ -363,7 +419,7 @@ mod tests {
         let mut grad = vec![0.0; layout.params];
         grad[layout.w1 + 5] = 0.3;
         let mut adam = Adam::new(layout.params);
-        adam.step(&mut model, &grad, 0.01, 0.5);
+        adam.step(&mut model, &grad, 0.01, 0.5, &[1.0]);
         // Untouched by the gradient: shrunk by 0.01 x 0.5 of itself.
         for i in [layout.w1, layout.w1 + 6, layout.w2] {
             let expected = before.params[i] * (1.0 - 0.005);
@@ -374,6 +430,45 @@ mod tests {
         let w = layout.w1 + 5;
         let expected = before.params[w] * (1.0 - 0.005) - 0.01;
         assert!((model.params[w] - expected).abs() < 1e-6);
+    }
+
+    #[test]
+    fn an_output_buckets_weights_decay_by_its_share_of_the_batch() {
+        let arch = Architecture {
+            hidden: 16,
+            buckets: 8,
+            ..Architecture::default()
+        };
+        let mut model = Model::new(arch, 2);
+        let layout = model.layout();
+        model.params[layout.b2..].fill(0.3);
+        let before = model.clone();
+        let grad = vec![0.0; layout.params];
+        let mut shares = [0.0; 8];
+        (shares[0], shares[3], shares[7]) = (0.5, 0.25, 0.25);
+        Adam::new(layout.params).step(&mut model, &grad, 0.01, 0.5, &shares);
+        let shrunk = |i: usize, by: f32| {
+            let expected = before.params[i] * (1.0 - by);
+            (model.params[i] - expected).abs() <= 1e-7 * expected.abs().max(1.0)
+        };
+        // Feature weights and biases by the whole rate; bucket b's output weights and bias
+        // by its share of it; an empty bucket's not at all.
+        let outputs = 2 * arch.hidden;
+        for i in [layout.w1 + 3, layout.b1 + 1] {
+            assert!(shrunk(i, 0.005), "parameter {i}");
+        }
+        for (bucket, share) in shares.iter().enumerate() {
+            let weight = layout.w2 + bucket * outputs + 5;
+            assert!(shrunk(weight, 0.005 * share), "bucket {bucket}'s weight");
+            assert!(
+                shrunk(layout.b2 + bucket, 0.005 * share),
+                "bucket {bucket}'s bias"
+            );
+        }
+        assert_eq!(
+            model.params[layout.w2 + outputs],
+            before.params[layout.w2 + outputs]
+        );
     }
 
     #[test]

@@ -1,7 +1,9 @@
-//! The files a training run writes: the net, the checkpoint beside it (`NET` with the
-//! extension `.ckpt`), a temporary for each (the net's path with the extension `.nnue.tmp`,
-//! the checkpoint's with `.ckpt.tmp`), and a lock file (the net's path with `.lock`
-//! added) that keeps a second run off the same net while the first lives.
+//! The files a training run writes, each named by the net's whole path with a suffix: the
+//! net `NET`, the checkpoint `NET.ckpt`, a temporary for each (`NET.tmp`, `NET.ckpt.tmp`),
+//! and a lock file `NET.lock` that keeps a second run off the same net while the first
+//! lives. Since every name keeps the net's whole name, runs on two nets never share a file
+//! (`net` and `net.nnue`, `x.a` and `x.b`); a net name ending in one of the suffixes, which
+//! would be another run's file, is refused.
 //!
 //! [`Outputs::claim`] checks them before any work: the net must be named as a file in a
 //! directory that exists; each of them must be a regular file or not there yet; none may be
@@ -17,6 +19,14 @@ use std::path::{Path, PathBuf};
 use crate::input_file;
 use crate::learn::data::manifest::MANIFEST_FILE;
 use crate::learn::data::reader::{GAME_EXTENSION, RECORD_EXTENSION, data_files};
+
+/// The checkpoint's suffix to the net's name.
+const CHECKPOINT_SUFFIX: &str = ".ckpt";
+/// The lock file's suffix to the net's name.
+const LOCK_SUFFIX: &str = ".lock";
+/// The endings a net's name may not have: each would make it a file that the run on
+/// another net writes.
+const RESERVED_SUFFIXES: [&str; 3] = [CHECKPOINT_SUFFIX, ".tmp", LOCK_SUFFIX];
 
 /// The paths a training run writes to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -51,17 +61,36 @@ impl Drop for OutputLock {
 
 impl Outputs {
     /// The files of a run writing its net to `net`.
+    ///
+    /// ```
+    /// use rookery::learn::fit::outputs::Outputs;
+    /// use std::path::Path;
+    /// let outputs = Outputs::of(Path::new("nets/gen.nnue"));
+    /// assert_eq!(outputs.checkpoint, Path::new("nets/gen.nnue.ckpt"));
+    /// assert_eq!(outputs.checkpoint_temporary, Path::new("nets/gen.nnue.ckpt.tmp"));
+    /// assert_eq!(outputs.net_temporary, Path::new("nets/gen.nnue.tmp"));
+    /// assert_eq!(outputs.lock, Path::new("nets/gen.nnue.lock"));
+    /// ```
     pub fn of(net: &Path) -> Outputs {
-        let checkpoint = net.with_extension("ckpt");
-        let mut lock = net.as_os_str().to_owned();
-        lock.push(".lock");
+        let beside = |suffix: &str| {
+            let mut name = net.as_os_str().to_owned();
+            name.push(suffix);
+            PathBuf::from(name)
+        };
         Outputs {
             net: net.to_path_buf(),
-            checkpoint_temporary: checkpoint.with_extension("ckpt.tmp"),
-            checkpoint,
-            net_temporary: net.with_extension("nnue.tmp"),
-            lock: PathBuf::from(lock),
+            checkpoint: beside(CHECKPOINT_SUFFIX),
+            checkpoint_temporary: beside(".ckpt.tmp"),
+            net_temporary: beside(".tmp"),
+            lock: beside(LOCK_SUFFIX),
         }
+    }
+
+    /// Where a build that named the checkpoint by the net's stem kept it (`net.ckpt` for
+    /// `net.nnue`), when that is another path than [`Outputs::checkpoint`].
+    pub fn stem_checkpoint(&self) -> Option<PathBuf> {
+        let old = self.net.with_extension("ckpt");
+        (old != self.checkpoint && old != self.net).then_some(old)
     }
 
     /// Each path with what it holds, in words.
@@ -94,6 +123,22 @@ impl Outputs {
                 self.checkpoint.display()
             ));
         }
+        // A resume would start afresh without a word, and overwrite the net at its first
+        // epoch, where the checkpoint has the name older builds gave it.
+        if let Some(stem) = self.stem_checkpoint()
+            && resume
+            && !self.checkpoint.exists()
+            && stem.exists()
+        {
+            return Err(format!(
+                "{}: no checkpoint, but {} is there, where builds before this one kept the \
+                 checkpoint of {}: rename it to {} to resume from it",
+                self.checkpoint.display(),
+                stem.display(),
+                self.net.display(),
+                self.checkpoint.display()
+            ));
+        }
         // A temporary made and removed: a directory that cannot take the files is found
         // before any work.
         for temporary in [&self.net_temporary, &self.checkpoint_temporary] {
@@ -119,9 +164,14 @@ impl Outputs {
                 net.display()
             ));
         }
-        if self.checkpoint == *net {
+        let name = net.as_os_str().as_encoded_bytes();
+        if let Some(suffix) = RESERVED_SUFFIXES
+            .iter()
+            .find(|suffix| name.ends_with(suffix.as_bytes()))
+        {
             return Err(format!(
-                "{}: the net file cannot end in .ckpt",
+                "{}: the net file cannot end in {suffix}, which names a file a run writes \
+                 beside its net (the checkpoint, a temporary, the lock)",
                 net.display()
             ));
         }

@@ -3,8 +3,8 @@
 //! and save the trainer's state after every epoch so that a stopped run can go on.
 //!
 //! The net file holds the epoch with the lowest validation loss so far (every epoch when
-//! nothing is kept for validation); the state goes to the net's path with the extension
-//! `.ckpt`, and a run with `resume` set goes on from it, with its best loss, when it was
+//! nothing is kept for validation); the state goes to the net's path with `.ckpt` added
+//! (`NET.ckpt`), and a run with `resume` set goes on from it, with its best loss, when it was
 //! made on the same data and settings. A run never overwrites its data or their manifest,
 //! nor a checkpoint it was not told to resume, and two runs never write the same net at
 //! once (see [`outputs`](super::outputs)).
@@ -306,7 +306,9 @@ impl Trainer {
             mut best_val_loss,
         } = from;
         let mut checksum = None;
-        let batches = train_set.len().div_ceil(config.batch);
+        // The samples of a batch: the training set when the batch size asked is larger.
+        let batch = config.batch.clamp(1, train_set.len().max(1));
+        let batches = train_set.len().div_ceil(batch);
         let start = Instant::now();
         let mut last_report = Instant::now();
         for epoch in first_epoch..config.epochs {
@@ -327,7 +329,7 @@ impl Trainer {
                             "epoch {}/{} batch {b}/{batches} loss {loss:.6} {:.0} samples/s ETA {:.0} s",
                             epoch + 1,
                             config.epochs,
-                            (done * config.batch) as f64 / start.elapsed().as_secs_f64(),
+                            (done * batch) as f64 / start.elapsed().as_secs_f64(),
                             per_batch * (total - done) as f64
                         ));
                     }
@@ -452,7 +454,7 @@ mod tests {
             init: Some(init.clone()),
             ..small_run(&dir, false)
         };
-        let ckpt = trainer.out.with_extension("ckpt");
+        let ckpt = Outputs::of(&trainer.out).checkpoint;
         let from = trainer.starting_state(&ckpt, 1, &mut |_| {});
         let from = from.unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(from.model.quantise().to_bytes(), net.to_bytes());
@@ -522,8 +524,9 @@ mod tests {
                 ..small_run(&dir, false)
             };
             let mut lines = Vec::new();
-            let from = trainer
-                .starting_state(&dir.join("net.ckpt"), 1, &mut |l| lines.push(l.to_string()));
+            let from = trainer.starting_state(&dir.join("net.nnue.ckpt"), 1, &mut |l| {
+                lines.push(l.to_string())
+            });
             let from = from.unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(from.model.arch, arch);
             let said = lines.join("\n");
@@ -564,7 +567,7 @@ mod tests {
                 },
                 ..trainer.clone()
             };
-            let refused = other.starting_state(&dir.join("net.ckpt"), 1, &mut |_| {});
+            let refused = other.starting_state(&dir.join("net.nnue.ckpt"), 1, &mut |_| {});
             assert!(refused.is_err_and(|e| e.0.contains("--init") && e.0.contains("king bucket")));
         }
         std::fs::remove_dir_all(&dir).unwrap();
@@ -575,7 +578,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("rookery-trainer-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let trainer = small_run(&dir, true);
-        let checkpoint_path = trainer.out.with_extension("ckpt");
+        let checkpoint_path = Outputs::of(&trainer.out).checkpoint;
         Checkpoint {
             epochs_done: 2,
             fingerprint: 7,
