@@ -18,6 +18,9 @@ use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase, 
 
 use super::score::TB_WIN;
 
+/// The fifty-move counter, in plies, at which the game is drawn unless that move mated.
+const FIFTY_MOVES: u32 = 100;
+
 /// Loaded tables: the directories given, their largest piece count.
 #[derive(Debug)]
 pub struct Tablebases {
@@ -61,6 +64,17 @@ impl Outcome {
             (Outcome::CursedWin, false) => Outcome::Win,
             (Outcome::BlessedLoss, false) => Outcome::Loss,
             (other, _) => other,
+        }
+    }
+
+    /// The outcome of a position whose fifty-move counter has already run out: a win or a
+    /// loss there is one beyond the rule (no move is left to reach the next capture or pawn
+    /// move in), a cursed win or a blessed loss.
+    fn past_the_counter(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::CursedWin,
+            Outcome::Loss => Outcome::BlessedLoss,
+            other => other,
         }
     }
 
@@ -206,7 +220,10 @@ impl Tablebases {
 
     /// [`Tablebases::root_moves`] from the win/draw/loss tables alone: the moves of the
     /// best result under the fifty-move rule setting, those whose result is best without it
-    /// first (a win before a cursed win among the draws). `None` when a table is missing.
+    /// first (a win before a cursed win among the draws). A move that runs the fifty-move
+    /// counter out without mating turns the child's win or loss into one beyond the rule
+    /// (the tables' result is for a fresh counter; their distances are not at hand). `None`
+    /// when a table is missing.
     fn root_moves_by_wdl(&self, pos: &Chess, fifty_move_rule: bool) -> Option<RootMoves> {
         let mut ranked = Vec::new();
         for mv in pos.legal_moves() {
@@ -215,7 +232,12 @@ impl Tablebases {
             let theirs = if after.is_checkmate() {
                 Outcome::Loss
             } else {
-                Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?)
+                let theirs = Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?);
+                if after.halfmoves() >= FIFTY_MOVES {
+                    theirs.past_the_counter()
+                } else {
+                    theirs
+                }
             };
             ranked.push((mv, negate(theirs)));
         }
