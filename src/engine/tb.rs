@@ -89,14 +89,14 @@ impl Outcome {
 }
 
 impl Tablebases {
-    /// Loads the tables in `paths` (directories separated by `:`, as Stockfish reads
-    /// `SyzygyPath`). Refused when a directory cannot be read, none holds a table, or a
-    /// table fails its probe.
+    /// Loads the tables in `paths` (directories separated as [`split_paths`] reads
+    /// `SyzygyPath` on this system). Refused when a directory cannot be read, none holds a
+    /// table, or a table fails its probe.
     pub fn open(paths: &str) -> Result<Tablebases, String> {
         let mut tables = Tablebase::new();
         let (mut wdl_files, mut dtz_files) = (0, 0);
         let mut names = Vec::new();
-        for dir in paths.split(':').filter(|d| !d.is_empty()) {
+        for dir in split_paths(paths, cfg!(windows)) {
             if !Path::new(dir).is_dir() {
                 return Err(format!("'{dir}' is not a directory"));
             }
@@ -253,6 +253,20 @@ impl Tablebases {
             by_distance: false,
         })
     }
+}
+
+/// The directories of a `SyzygyPath` value, as Stockfish reads it: separated by `;` on
+/// Windows (where `:` follows a drive letter) and by `:` elsewhere; empty ones left out.
+///
+/// ```
+/// use rookery::engine::tb::split_paths;
+///
+/// assert_eq!(split_paths(r"C:\tb;D:\more tb", true), [r"C:\tb", r"D:\more tb"]);
+/// assert_eq!(split_paths("/tb:/more tb", false), ["/tb", "/more tb"]);
+/// ```
+pub fn split_paths(paths: &str, windows: bool) -> Vec<&str> {
+    let separator = if windows { ';' } else { ':' };
+    paths.split(separator).filter(|d| !d.is_empty()).collect()
 }
 
 /// The root moves the tables keep ([`Tablebases::root_moves`]).

@@ -763,3 +763,27 @@ fn win_draw_loss_tables_alone_see_the_fifty_move_counter_run_out_at_the_root() {
     }
     std::fs::remove_dir_all(&wdl_only).unwrap();
 }
+
+#[test]
+fn syzygy_path_is_split_on_semicolons_on_windows_and_colons_elsewhere() {
+    use rookery::engine::tb::split_paths;
+    // Windows: a drive letter's colon stays in its path.
+    for (value, expected) in [
+        (r"C:\tb;D:\more tb", &[r"C:\tb", r"D:\more tb"][..]),
+        (r"C:\tb", &[r"C:\tb"]),
+        (
+            r"Z:\tables;;\\server\share\tb;",
+            &[r"Z:\tables", r"\\server\share\tb"],
+        ),
+        ("", &[]),
+    ] {
+        assert_eq!(split_paths(value, true), expected, "{value}");
+    }
+    // Elsewhere: colons, and a semicolon is part of a name.
+    for (value, expected) in [
+        ("/tb:/more tb", &["/tb", "/more tb"][..]),
+        ("/tb;x::/y", &["/tb;x", "/y"]),
+    ] {
+        assert_eq!(split_paths(value, false), expected, "{value}");
+    }
+}
