@@ -143,3 +143,35 @@ fn bad_requests_are_refused_and_write_nothing() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_scaled_net_whose_write_fails_leaves_no_file_and_the_run_can_be_repeated() {
+    let dir = scratch_dir("net-write-fails");
+    let out = dir.join("scaled.nnue");
+    let out_name = out.display().to_string();
+    let args = ["net", BUILT_IN, "--scale", "80", "--out", &out_name];
+    // A file size limit of 64 blocks (32 or 64 KiB: less than the net's 580 KiB) fails the
+    // write part way, as a full disk does (the signal the limit sends ignored, so the write
+    // returns its error).
+    let limited = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains(&format!("{out_name}: cannot write it")), "{stderr}");
+    // Nothing is left: no cut net, no temporary file.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // The same command, without the limit, writes the whole net.
+    let run = rookery(&args);
+    assert!(run.status.success(), "{run:?}");
+    let reported = stdout(&run).lines().nth(1).unwrap().to_string();
+    let read = stdout(&rookery(&["net", &out_name]));
+    assert!(reported.starts_with(read.trim_end()), "{reported} / {read}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
