@@ -12,9 +12,10 @@ const USAGE: &str = "\
 rookery: a UCI chess engine
 
 usage: rookery                 the UCI engine (reads commands on stdin)
-       rookery 'UCI COMMAND'...  runs each UCI command in turn to its end, then exits
-                               (rookery 'setoption name Hash value 64' bench quit);
-                               a command refused stops there and exits 1
+       rookery 'UCI COMMAND'...  the UCI commands, read as lines of input, then exits
+                               once a search that ends by itself has (rookery
+                               'setoption name Hash value 64' bench quit); a command
+                               refused stops there and exits 1
        rookery --version       the engine's name and version
        rookery bench [DEPTH]   fixed-depth search of the bench positions
        rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
@@ -63,8 +64,8 @@ fn main() -> ExitCode {
             cli::output::out!("{USAGE}");
             Ok(Outcome::Success)
         }
-        // UCI commands as arguments (as OpenBench runs an engine): each in order, to its
-        // end; a command refused ends the run with a failure.
+        // UCI commands as arguments (as OpenBench runs an engine), read as lines of input;
+        // a command refused ends the run with a failure.
         Some(first) if rookery::uci::is_command(first) => {
             Ok(if rookery::uci::run_commands(&words) {
                 Outcome::Success

@@ -82,24 +82,31 @@ impl Root {
     }
 }
 
-/// The positions of the suite named by `--epd`, or the start position without it, and a
-/// name for them.
+/// The positions of the EPD or FEN file named by `--epd` (any operations after a
+/// position, a perft suite's counts among them, are passed over), or the start position
+/// without it, and a name for them. A file without a position is refused.
 pub(crate) fn epd_roots(args: &args::Args) -> Result<(Vec<Root>, String), UsageError> {
-    match args.value::<std::path::PathBuf>("epd")? {
-        Some(path) => {
-            let roots = read_suite(&path)?
-                .iter()
-                .map(|case| {
-                    case_position(case, false).map(|pos| Root {
-                        chess: pos.chess().clone(),
-                        mode: pos.castling_mode(),
-                    })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok((roots, path.display().to_string()))
-        }
-        None => Ok((vec![Root::startpos()], "the start position".to_string())),
+    let Some(path) = args.value::<std::path::PathBuf>("epd")? else {
+        return Ok((vec![Root::startpos()], "the start position".to_string()));
+    };
+    let text = rookery::input_file::read_text(&path, MAX_SUITE_BYTES, "a suite")
+        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
+    let mut roots = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let Some(line_read) = epd::split_line(line) else {
+            continue;
+        };
+        let pos = Position::from_fen(&line_read.fen, false)
+            .map_err(|e| UsageError(format!("{}:{}: {e}", path.display(), i + 1)))?;
+        roots.push(Root {
+            chess: pos.chess().clone(),
+            mode: pos.castling_mode(),
+        });
     }
+    if roots.is_empty() {
+        return Err(UsageError(format!("{}: no positions", path.display())));
+    }
+    Ok((roots, path.display().to_string()))
 }
 
 /// Parses a suite position, naming the line on failure.

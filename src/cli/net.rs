@@ -11,8 +11,11 @@
 //!
 //! A net that does not load, a suite that does not parse, a factor out of range, `--scale`
 //! without `--out` (or the other way round) and an `--out` that already exists are refused
-//! with exit status 2 before anything is written.
+//! with exit status 2 before anything is written. The scaled net is written beside `OUT`
+//! and renamed to it once whole: a write that fails leaves no `OUT`.
 
+use std::fs::File;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use shakmaty::Chess;
@@ -66,7 +69,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
             let scaled = net
                 .with_scale_percent(*percent)
                 .map_err(|e| UsageError(format!("{net_path}: {e}")))?;
-            std::fs::write(out, scaled.to_bytes())
+            write_new_file(out, &scaled.to_bytes())
                 .map_err(|e| UsageError(format!("{}: cannot write it: {e}", out.display())))?;
             Some((scaled, *percent, out.display().to_string()))
         }
@@ -78,6 +81,30 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         report(out, scaled, &origin, suite.as_ref());
     }
     Ok(Outcome::Success)
+}
+
+/// Writes `bytes` to the new file `out` whole or not at all: into a temporary file beside
+/// it (in the same directory, so on the same file system), renamed to `out` once written
+/// and synced. A write that fails (a full disk, a file size limit) takes its temporary file
+/// with it and leaves no `out`, so the same command can be run again.
+fn write_new_file(out: &Path, bytes: &[u8]) -> io::Result<()> {
+    let name = out
+        .file_name()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not the name of a file"))?;
+    let temporary = out.with_file_name(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = File::create_new(&temporary).and_then(|mut file| {
+        file.write_all(bytes)?;
+        file.sync_all()
+    });
+    written
+        .and_then(|()| std::fs::rename(&temporary, out))
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&temporary);
+        })
 }
 
 /// Prints the lines of one net: its checksum and shape (then `origin`), and its mean

@@ -40,6 +40,17 @@ impl Limits {
         self.movetime.is_some() || self.time.white.is_some() || self.time.black.is_some()
     }
 
+    /// True when the search ends by itself once any `ponderhit` has come: a clock,
+    /// `movetime`, `depth` or a node budget bounds it, and it is not `infinite`. (`mate`
+    /// alone does not: a search for a mate that is not there goes on.)
+    pub fn bounded(&self) -> bool {
+        !self.infinite
+            && (self.is_timed()
+                || self.depth.is_some()
+                || self.nodes.is_some()
+                || self.soft_nodes.is_some())
+    }
+
     /// The clock of `side`, if given.
     pub fn clock(&self, side: Color) -> Option<Duration> {
         *self.time.get(side)

@@ -18,6 +18,9 @@ use shakmaty_syzygy::{AmbiguousWdl, Metric, ProbeError, SyzygyError, Tablebase, 
 
 use super::score::TB_WIN;
 
+/// The fifty-move counter, in plies, at which the game is drawn unless that move mated.
+const FIFTY_MOVES: u32 = 100;
+
 /// Loaded tables: the directories given, their largest piece count.
 #[derive(Debug)]
 pub struct Tablebases {
@@ -64,6 +67,17 @@ impl Outcome {
         }
     }
 
+    /// The outcome of a position whose fifty-move counter has already run out: a win or a
+    /// loss there is one beyond the rule (no move is left to reach the next capture or pawn
+    /// move in), a cursed win or a blessed loss.
+    fn past_the_counter(self) -> Outcome {
+        match self {
+            Outcome::Win => Outcome::CursedWin,
+            Outcome::Loss => Outcome::BlessedLoss,
+            other => other,
+        }
+    }
+
     /// The search score of this outcome `ply` plies from the root.
     pub fn score(self, ply: usize) -> i32 {
         match self {
@@ -75,14 +89,14 @@ impl Outcome {
 }
 
 impl Tablebases {
-    /// Loads the tables in `paths` (directories separated by `:`, as Stockfish reads
-    /// `SyzygyPath`). Refused when a directory cannot be read, none holds a table, or a
-    /// table fails its probe.
+    /// Loads the tables in `paths` (directories separated as [`split_paths`] reads
+    /// `SyzygyPath` on this system). Refused when a directory cannot be read, none holds a
+    /// table, or a table fails its probe.
     pub fn open(paths: &str) -> Result<Tablebases, String> {
         let mut tables = Tablebase::new();
         let (mut wdl_files, mut dtz_files) = (0, 0);
         let mut names = Vec::new();
-        for dir in paths.split(':').filter(|d| !d.is_empty()) {
+        for dir in split_paths(paths, cfg!(windows)) {
             if !Path::new(dir).is_dir() {
                 return Err(format!("'{dir}' is not a directory"));
             }
@@ -206,7 +220,10 @@ impl Tablebases {
 
     /// [`Tablebases::root_moves`] from the win/draw/loss tables alone: the moves of the
     /// best result under the fifty-move rule setting, those whose result is best without it
-    /// first (a win before a cursed win among the draws). `None` when a table is missing.
+    /// first (a win before a cursed win among the draws). A move that runs the fifty-move
+    /// counter out without mating turns the child's win or loss into one beyond the rule
+    /// (the tables' result is for a fresh counter; their distances are not at hand). `None`
+    /// when a table is missing.
     fn root_moves_by_wdl(&self, pos: &Chess, fifty_move_rule: bool) -> Option<RootMoves> {
         let mut ranked = Vec::new();
         for mv in pos.legal_moves() {
@@ -215,7 +232,12 @@ impl Tablebases {
             let theirs = if after.is_checkmate() {
                 Outcome::Loss
             } else {
-                Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?)
+                let theirs = Outcome::of(self.tables.probe_wdl_after_zeroing(&after).ok()?);
+                if after.halfmoves() >= FIFTY_MOVES {
+                    theirs.past_the_counter()
+                } else {
+                    theirs
+                }
             };
             ranked.push((mv, negate(theirs)));
         }
@@ -231,6 +253,20 @@ impl Tablebases {
             by_distance: false,
         })
     }
+}
+
+/// The directories of a `SyzygyPath` value, as Stockfish reads it: separated by `;` on
+/// Windows (where `:` follows a drive letter) and by `:` elsewhere; empty ones left out.
+///
+/// ```
+/// use rookery::engine::tb::split_paths;
+///
+/// assert_eq!(split_paths(r"C:\tb;D:\more tb", true), [r"C:\tb", r"D:\more tb"]);
+/// assert_eq!(split_paths("/tb:/more tb", false), ["/tb", "/more tb"]);
+/// ```
+pub fn split_paths(paths: &str, windows: bool) -> Vec<&str> {
+    let separator = if windows { ';' } else { ':' };
+    paths.split(separator).filter(|d| !d.is_empty()).collect()
 }
 
 /// The root moves the tables keep ([`Tablebases::root_moves`]).

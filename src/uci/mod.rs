@@ -3,10 +3,11 @@
 //!
 //! The input loop never waits for a search, so `isready` and `stop` are answered at any
 //! moment of one. Jobs (`go perft`, `bench`) sent while one runs wait their turn; `isready`
-//! is answered at once beside them, `stop` and `quit` end them, and any other command waits
-//! for their results. Every `go` gets exactly one `bestmove`. Bad input is answered with an
-//! `info string` and never changes the engine's state. A UTF-8 byte-order mark before the
-//! first command is skipped.
+//! is answered at once beside them, `stop` ends them, and any other command (`quit` too)
+//! waits for their results. Every `go` gets exactly one `bestmove`. Bad input is answered
+//! with an `info string` and never changes the engine's state. A UTF-8 byte-order mark
+//! before the first command is skipped. Commands given as arguments are read as lines of
+//! input are ([`run_commands`]).
 //!
 //! - [`parse`]: text to [`parse::Command`], no engine state.
 //! - [`format`]: engine facts to text.
@@ -129,6 +130,28 @@ pub struct Uci {
     out: Arc<dyn Output>,
     /// Whether the last command handled was refused (its reason sent as `info string`).
     refused: bool,
+    /// Whether the search last started runs until `stop`: `go infinite`, `go ponder`
+    /// before its `ponderhit`, a `go` with no limit at all.
+    endless: Endless,
+}
+
+/// What keeps a search from ending by itself ([`Uci::endless`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Endless {
+    /// No limit of its own: only `stop` ends it.
+    unbounded: bool,
+    /// It waits for `ponderhit` (or `stop`).
+    pondering: bool,
+}
+
+/// What ends a run of commands besides `quit`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum InputEnd {
+    /// Standard input: its end stops a search, as `quit` does.
+    Stdin,
+    /// Arguments: a command refused ends the run; after the last one, a search that ends
+    /// by itself is waited for, one that would not is stopped.
+    Arguments,
 }
 
 /// Runs the engine on stdin and stdout until `quit` or end of input.
@@ -146,13 +169,17 @@ pub fn is_command(line: &str) -> bool {
     )
 }
 
-/// Runs `commands` in order on a fresh engine, answering on stdout: each waits until the
-/// one before has finished (a `go` its search, a `bench` its positions), so a script of
-/// commands runs as written; returns after the last, or at `quit`. A command refused (an
-/// unknown one, a bad value, a file that does not load) ends the run there: returns false.
+/// Runs `commands` on a fresh engine as if they were lines of standard input, answering
+/// on stdout: a search runs while the commands after it are read (`stop` and `ponderhit`
+/// reach it), and jobs wait their turn. After the last one the engine ends as at the end
+/// of input, except that a search that ends by itself (a clock, `movetime`, `depth` or
+/// `nodes`) is let finish, as Stockfish's argument mode waits for its search; `go
+/// infinite`, `go ponder` without its `ponderhit` and a `go` without a limit are stopped.
+/// A command refused (an unknown one, a bad value, a file that does not load) ends the run
+/// there in the same way: returns false.
 pub fn run_commands(commands: &[String]) -> bool {
     let mut session = Uci::new(Engine::new(), Arc::new(Stdout));
-    session.run_in_turn(commands)
+    session.run_lines(commands.iter(), InputEnd::Arguments)
 }
 
 impl Uci {
@@ -162,6 +189,7 @@ impl Uci {
             engine,
             out,
             refused: false,
+            endless: Endless::default(),
         }
     }
 
@@ -171,57 +199,66 @@ impl Uci {
     }
 
     /// Reads commands until `quit` or the end of `input`, then stops any search (its
-    /// `bestmove` still goes out). At the end of input a job (`go perft`, `bench`) is
-    /// finished first, as Stockfish finishes it; `quit` stops it. Lines need not be valid
-    /// UTF-8; a byte-order mark before the first is skipped.
+    /// `bestmove` still goes out). A job (`go perft`, `bench`) is finished first, at the
+    /// end of input and at `quit`, as Stockfish finishes it; `stop` ends it. Lines need not
+    /// be valid UTF-8; a byte-order mark before the first is skipped.
     pub fn run(&mut self, mut input: impl BufRead) {
         let mut buffer = Vec::new();
-        let mut first = true;
-        loop {
+        let lines = std::iter::from_fn(move || {
             buffer.clear();
             match input.read_until(b'\n', &mut buffer) {
-                Ok(0) | Err(_) => {
-                    // End of input: as `quit`, once a job has given its result.
-                    self.engine.finish_job();
-                    break;
-                }
-                Ok(_) => {}
+                Ok(0) | Err(_) => None,
+                Ok(_) => Some(String::from_utf8_lossy(&buffer).into_owned()),
             }
-            let line = String::from_utf8_lossy(&buffer);
-            let line = if std::mem::take(&mut first) {
-                without_byte_order_mark(&line)
-            } else {
-                &line
-            };
-            if !self.handle(line) {
-                break;
-            }
-        }
-        self.engine.stop();
+        });
+        self.run_lines(lines, InputEnd::Stdin);
     }
 
-    /// Handles `commands` one after the other, each after the one before has finished;
-    /// stops at `quit`, or at a command refused: then returns false. A byte-order mark
-    /// before the first is skipped.
-    pub fn run_in_turn(&mut self, commands: &[String]) -> bool {
-        for (i, line) in commands.iter().enumerate() {
-            self.engine.wait();
-            let line = if i == 0 {
+    /// Handles `lines` as they come until `quit`, their end, or (for arguments) a command
+    /// refused, and ends as [`InputEnd`] says; false when a command was refused.
+    fn run_lines(&mut self, lines: impl Iterator<Item = impl AsRef<str>>, end: InputEnd) -> bool {
+        let mut first = true;
+        for line in lines {
+            let line = line.as_ref();
+            let line = if std::mem::take(&mut first) {
                 without_byte_order_mark(line)
             } else {
                 line
             };
-            let go_on = self.handle(line);
-            if self.refused {
-                self.engine.wait();
+            if !self.handle(line) {
+                // `quit`: the jobs have given their results; a search stops.
+                self.engine.stop();
+                return true;
+            }
+            if end == InputEnd::Arguments && self.refused {
+                self.end_arguments();
                 return false;
             }
-            if !go_on {
-                break;
-            }
         }
-        self.engine.wait();
+        match end {
+            InputEnd::Stdin => {
+                // As `quit`, once the jobs have given their results.
+                self.engine.finish_job();
+                self.engine.stop();
+            }
+            InputEnd::Arguments => self.end_arguments(),
+        }
         true
+    }
+
+    /// The end of the arguments: the jobs give their results, a search that ends by itself
+    /// is waited for, and one that would run until `stop` is stopped.
+    fn end_arguments(&mut self) {
+        self.engine.finish_job();
+        let Endless {
+            unbounded,
+            pondering,
+        } = self.endless;
+        if unbounded || pondering {
+            self.engine.stop();
+        } else {
+            self.engine.wait();
+        }
     }
 
     /// Whether the last command handled was refused.
@@ -252,20 +289,16 @@ impl Uci {
 
     /// Handles one command line; returns false on `quit`. Jobs (`go perft`, `bench`) that
     /// come while one runs wait their turn without holding up the input; `isready` is
-    /// answered at once, `stop` and `quit` end the jobs, and any other command waits until
-    /// they have given their results, so commands take effect in the order sent; a search
-    /// is not waited for.
+    /// answered at once, `stop` ends the jobs, and any other command (`quit` too) waits
+    /// until they have given their results, so commands take effect in the order sent; a
+    /// search is not waited for.
     pub fn handle(&mut self, line: &str) -> bool {
         debug!(target: "uci", "<< {}", line.trim());
         self.refused = false;
         let command = parse_command(line);
         let beside_jobs = matches!(
             command,
-            Command::Stop
-                | Command::Quit
-                | Command::IsReady
-                | Command::Perft(_)
-                | Command::Bench(_)
+            Command::Stop | Command::IsReady | Command::Perft(_) | Command::Bench(_)
         );
         if !beside_jobs {
             self.engine.finish_job();
@@ -316,6 +349,10 @@ impl Uci {
                 let limits = spec.resolve(self.engine.position(), |warning| {
                     send(&*out, &format!("info string {warning}"));
                 });
+                self.endless = Endless {
+                    unbounded: !limits.bounded(),
+                    pondering: limits.ponder,
+                };
                 let reporter = Arc::new(UciReporter {
                     out,
                     mode: self.engine.position().castling_mode(),
@@ -337,7 +374,10 @@ impl Uci {
                 self.not_started("go perft", started);
             }
             Command::Stop => self.engine.stop(),
-            Command::PonderHit => self.engine.ponderhit(),
+            Command::PonderHit => {
+                self.endless.pondering = false;
+                self.engine.ponderhit();
+            }
             Command::Quit => return false,
             Command::Display => {
                 let chess960 = self.engine.settings().chess960;

@@ -143,3 +143,90 @@ fn bad_requests_are_refused_and_write_nothing() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_scaled_net_whose_write_fails_leaves_no_file_and_the_run_can_be_repeated() {
+    let dir = scratch_dir("net-write-fails");
+    let out = dir.join("scaled.nnue");
+    let out_name = out.display().to_string();
+    let args = ["net", BUILT_IN, "--scale", "80", "--out", &out_name];
+    // A file size limit of 64 blocks (32 or 64 KiB: less than the net's 580 KiB) fails the
+    // write part way, as a full disk does (the signal the limit sends ignored, so the write
+    // returns its error).
+    let limited = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_rookery"))
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&limited.stderr);
+    assert_eq!(limited.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("{out_name}: cannot write it")),
+        "{stderr}"
+    );
+    // Nothing is left: no cut net, no temporary file.
+    let left: Vec<_> = std::fs::read_dir(&dir).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+    // The same command, without the limit, writes the whole net.
+    let run = rookery(&args);
+    assert!(run.status.success(), "{run:?}");
+    let reported = stdout(&run).lines().nth(1).unwrap().to_string();
+    let read = stdout(&rookery(&["net", &out_name]));
+    assert!(reported.starts_with(read.trim_end()), "{reported} / {read}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn epd_lines_with_operations_are_read_as_datagen_reads_its_book() {
+    let dir = scratch_dir("net-epd-operations");
+    let plain = write_suite(&dir);
+    // The same four positions as an EPD file writes them: the four position fields and
+    // operations (a `;` inside a quoted string among them), a full FEN with a perft count,
+    // a full FEN alone; a comment and a blank line.
+    let fields = |fen: &str| fen.split(' ').take(4).collect::<Vec<_>>().join(" ");
+    let epd = dir.join("operations.epd");
+    let text = format!(
+        "# openings\n\
+         {} bm e5; id \"king's pawn\";\n\
+         {} hmvc 4; fmvn 4; c0 \"Italian; quiet\";\n\
+         \n\
+         {} ;D1 40\n\
+         {}\n",
+        fields(FENS[0]),
+        fields(FENS[1]),
+        FENS[2],
+        FENS[3]
+    );
+    std::fs::write(&epd, text).unwrap();
+    let epd_name = epd.display().to_string();
+    let mean_line = |suite: &str| {
+        let run = rookery(&["net", BUILT_IN, "--epd", suite]);
+        assert!(run.status.success(), "{suite}: {run:?}");
+        let text = stdout(&run);
+        let line = text.lines().nth(1).unwrap_or_else(|| panic!("{text}"));
+        line.split(" cp over ").next().unwrap().to_string()
+    };
+    let expected = mean_line(&plain);
+    assert_eq!(mean_line(&epd_name), expected);
+    // datagen reads the same file as its book: the four positions.
+    let data = dir.join("data");
+    let run = rookery(&[
+        "datagen",
+        "--out",
+        data.to_str().unwrap(),
+        "--games",
+        "1",
+        "--nodes",
+        "50",
+        "--hce",
+        "--book",
+        &epd_name,
+    ]);
+    assert!(run.status.success(), "{run:?}");
+    let manifest = std::fs::read_to_string(data.join("manifest.jsonl")).unwrap();
+    assert!(manifest.contains("\"book_positions\":4"), "{manifest}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

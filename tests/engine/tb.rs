@@ -700,3 +700,90 @@ fn cursed_and_blessed_roots_keep_what_the_fifty_move_rule_makes_of_them() {
         }
     }
 }
+
+/// The `wdl` triple of an `info` line, as text.
+fn shown_wdl(line: &str) -> String {
+    let after = line
+        .split(" wdl ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no wdl: {line}"));
+    after.split(' ').take(3).collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn win_draw_loss_tables_alone_see_the_fifty_move_counter_run_out_at_the_root() {
+    // KQ against K with 99 plies on the clock: every move but a mate reaches the hundredth
+    // half-move, a draw under the fifty-move rule. The distance tables say so; the
+    // win/draw/loss tables alone (links to the `.rtbw` files) must say the same.
+    let wdl_only = crate::common::scratch_dir("wdl-only-late");
+    for entry in std::fs::read_dir(syzygy_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "rtbw") {
+            std::os::unix::fs::symlink(&path, wdl_only.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let wdl_only = wdl_only.display().to_string();
+    let no_mate = "8/8/8/3k4/8/8/8/1QK5 w - - 99 80";
+    // The same clock where Qg8 mates: the mate comes first, and is the only move kept.
+    let mate = "k7/8/1K6/8/8/8/8/6Q1 w - - 99 80";
+    let ours = Tablebases::open(&wdl_only).expect("the WDL tables load");
+    for (fen, rule, outcome, moves) in [
+        (no_mate, true, Outcome::Draw, None),
+        // Without the rule the win stands, as the distance tables have it.
+        (no_mate, false, Outcome::Win, None),
+        (mate, true, Outcome::Win, Some(vec!["g1g8"])),
+    ] {
+        let chess = Position::from_fen(fen, false).unwrap().chess().clone();
+        let root = ours.root_moves(&chess, rule).expect("covered");
+        assert!(!root.by_distance, "{fen}");
+        assert_eq!(root.outcome, outcome, "{fen}, rule {rule}");
+        let with_distance = tables().root_moves(&chess, rule).unwrap().outcome;
+        assert_eq!(root.outcome, with_distance, "{fen}, rule {rule}");
+        if let Some(moves) = moves {
+            let kept: Vec<String> = root
+                .moves
+                .iter()
+                .map(|mv| mv.to_uci(shakmaty::CastlingMode::Standard).to_string())
+                .collect();
+            assert_eq!(kept, moves, "{fen}");
+        }
+    }
+    // Over UCI, with either directory: a draw, `cp 0`, not the tables' win.
+    for dir in [wdl_only.clone(), syzygy_dir()] {
+        let mut e = Engine::start();
+        e.send(&format!("setoption name SyzygyPath value {dir}"));
+        e.send("setoption name UCI_ShowWDL value true");
+        e.send(&format!("position fen {no_mate}"));
+        let lines = e.go("depth 6");
+        check_answer(&Position::from_fen(no_mate, false).unwrap(), &lines);
+        let last = last_info(&lines);
+        assert_eq!(info_value(last, "cp"), Some(0), "{dir}: {last}");
+        assert_ne!(shown_wdl(last), "1000 0 0", "{dir}: {last}");
+        assert!(info_value(last, "tbhits").unwrap() >= 1, "{dir}: {last}");
+    }
+    std::fs::remove_dir_all(&wdl_only).unwrap();
+}
+
+#[test]
+fn syzygy_path_is_split_on_semicolons_on_windows_and_colons_elsewhere() {
+    use rookery::engine::tb::split_paths;
+    // Windows: a drive letter's colon stays in its path.
+    for (value, expected) in [
+        (r"C:\tb;D:\more tb", &[r"C:\tb", r"D:\more tb"][..]),
+        (r"C:\tb", &[r"C:\tb"]),
+        (
+            r"Z:\tables;;\\server\share\tb;",
+            &[r"Z:\tables", r"\\server\share\tb"],
+        ),
+        ("", &[]),
+    ] {
+        assert_eq!(split_paths(value, true), expected, "{value}");
+    }
+    // Elsewhere: colons, and a semicolon is part of a name.
+    for (value, expected) in [
+        ("/tb:/more tb", &["/tb", "/more tb"][..]),
+        ("/tb;x::/y", &["/tb;x", "/y"]),
+    ] {
+        assert_eq!(split_paths(value, false), expected, "{value}");
+    }
+}

@@ -6,6 +6,7 @@
 mod common;
 
 mod answers;
+mod arguments;
 mod book;
 // Address-space limits (`ulimit -v`) and `/proc/PID/status`: Linux only.
 #[cfg(target_os = "linux")]

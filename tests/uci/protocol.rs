@@ -709,7 +709,7 @@ fn go_perft_and_bench_wait_their_turn_beside_isready_stop_and_quit() {
     e.until(WAIT, |l| l == "info string bench stopped");
     e.send("bench 2");
     e.until(WAIT, |l| l.ends_with(" nps"));
-    // A bench at depth 30 takes far longer than the test; quit ends it at once.
+    // A bench at depth 30 takes far longer than the test.
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(50));
     // `stop` ends the bench (no result line), and the engine searches again.
@@ -723,12 +723,25 @@ fn go_perft_and_bench_wait_their_turn_beside_isready_stop_and_quit() {
     );
     e.send("position startpos");
     check_answer(&Position::startpos(), &e.go("depth 3"));
+    // `quit` lets a bench give its result first, as Stockfish's does (a command, not a
+    // search); `stop` then `quit` ends a long one at once.
+    e.send("bench 2");
+    e.send("quit");
+    e.until(WAIT, |l| l.ends_with(" nps"));
+    assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
+    let mut e = Engine::start();
     e.send("bench 30");
     std::thread::sleep(Duration::from_millis(50));
     let start = Instant::now();
+    e.send("stop");
     e.send("quit");
+    e.until(WAIT, |l| l == "info string bench stopped");
     assert!(e.wait_exit(WAIT).is_some_and(|s| s.success()));
-    assert!(start.elapsed() < quick, "quit took {:?}", start.elapsed());
+    assert!(
+        start.elapsed() < quick,
+        "stop and quit took {:?}",
+        start.elapsed()
+    );
 }
 
 #[test]

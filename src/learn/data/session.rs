@@ -24,6 +24,7 @@ use super::datagen::{self, DatagenConfig, Stopped, playable};
 use super::manifest::{self, OpeningSource, RunEnd, RunStart};
 use super::writer::DataWriter;
 use crate::chess::Position;
+use crate::chess::epd::{self, EpdLine};
 use crate::engine::build_info::GIT_COMMIT;
 use crate::hashing::checksum::fnv1a;
 use crate::input_file;
@@ -74,8 +75,8 @@ impl Book {
         }
     }
 
-    /// The playable start positions of an EPD or FEN file, one a line (fields after the
-    /// fourth ignored). A line that is not a legal position of standard chess (castling
+    /// The playable start positions of an EPD or FEN file, one a line (read as
+    /// [`epd::split_line`] reads them: operations passed over). A line that is not a legal position of standard chess (castling
     /// rights only Chess960 can have included) refuses the file, and so does a file without
     /// a position where a game can be played.
     pub fn read(path: &Path) -> Result<Book, SessionError> {
@@ -85,18 +86,15 @@ impl Book {
         let mut positions = Vec::new();
         let mut over = 0;
         for (i, line) in text.lines().enumerate() {
-            let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-            if fields.is_empty() {
+            let Some(EpdLine { fen, .. }) = epd::split_line(line) else {
                 continue;
-            }
-            let fen = format!("{} 0 1", fields.join(" "));
+            };
             let at_line = |e: String| SessionError(format!("{}:{}: {e}", path.display(), i + 1));
             let pos = Position::from_fen(&fen, false).map_err(|e| at_line(e.to_string()))?;
             if pos.castling_mode() != CastlingMode::Standard {
                 return Err(at_line(format!(
                     "castling rights that only Chess960 can have: datagen plays standard chess \
-                     ({})",
-                    fields.join(" ")
+                     ({fen})"
                 )));
             }
             if playable(&pos) {
