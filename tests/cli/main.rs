@@ -11,5 +11,7 @@ mod datagen;
 mod hash;
 mod learn;
 mod net;
+mod number_sweep;
 mod paths;
+mod tool_table;
 mod train;

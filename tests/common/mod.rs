@@ -4,6 +4,7 @@
 
 pub mod cli;
 pub mod lines;
+pub mod markdown;
 pub mod uci_client;
 
 use std::path::{Path, PathBuf};
