@@ -52,7 +52,9 @@ pub fn help(words: &[String]) -> Result<Outcome, UsageError> {
                 out!("{}", (command.usage)());
                 Ok(Outcome::Success)
             }
-            None => Err(unknown(name)),
+            None => Err(UsageError(format!(
+                "no tool is called '{name}' (rookery help lists the tools)"
+            ))),
         },
         [_, stray, ..] => Err(UsageError(format!(
             "help takes one tool at most, got '{stray}'"

@@ -103,7 +103,8 @@ pub(crate) struct WalkOptions {
 /// The most memory a walk's samples may take, planned as its positions (random games
 /// times one more than their plies) times the bytes a position takes in its sample sets:
 /// the sets hold every distinct position, and a walk of random games visits mostly new ones.
-pub(crate) const MAX_WALK_BYTES: u64 = 2 << 30;
+/// The deep collision runs (ten million distinct positions of a game) plan about half of it.
+pub(crate) const MAX_WALK_BYTES: u64 = 4 << 30;
 
 impl WalkOptions {
     /// The options `args` give, `games` and `plies` when they give none, before any work:
