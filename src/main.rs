@@ -1,6 +1,6 @@
-//! `rookery`: command-line dispatch. Without a command it is the UCI engine; each tool
-//! (`bench`, `book`, `datagen`, `data`, `train`, `net`, `perft`, `hashcheck`, `hash`, `hashstats`,
-//! `spsa`) is a module of [`cli`], this binary's own.
+//! `rookery`: command-line dispatch. Without a command it is the UCI engine; with one it
+//! runs a tool of [`cli::COMMANDS`], this binary's own, or the UCI commands given as
+//! arguments.
 
 mod cli;
 
@@ -8,62 +8,17 @@ use std::process::ExitCode;
 
 use cli::{Outcome, args::UsageError};
 
-const USAGE: &str = "\
-rookery: a UCI chess engine
-
-usage: rookery                 the UCI engine (reads commands on stdin)
-       rookery 'UCI COMMAND'...  the UCI commands, read as lines of input, then exits
-                               once a search that ends by itself has (rookery
-                               'setoption name Hash value 64' bench quit); a command
-                               refused stops there and exits 1
-       rookery --version       the engine's name and version
-       rookery bench [DEPTH]   fixed-depth search of the bench positions
-       rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries
-       rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
-                       [--random-plies P] [--book EPD] [--net NET | --hce]
-                               (--nodes: soft limit per move; --games: total in DIR)
-       rookery data PATH...    checks data files and directories: format, positions, games,
-                               results, distinct games, the manifest; a fault exits 2
-       rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
-                     [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
-                     [--init NET] [--hidden N] [--activation crelu|screlu]
-                     [--output-buckets N] [--king-mirror] [--king-buckets K]
-       rookery net NET [--epd FILE] [--scale PCT --out OUT]   a net's checksum and shape,
-                               its mean |evaluation| over FILE, a copy with its scores scaled
-       rookery perft DEPTH [FEN] [--chess960] [--hash MB]
-       rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
-       rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
-       rookery hash gomoku (--size N | --rect WxH) [MOVE...]  |  rookery hash hive GAMESTRING
-       rookery hashstats chess|gomoku|hive [OPTIONS]   (without a game: its options)
-       rookery spsa            the tunables in OpenBench's SPSA format (a `tune` build only)";
-
 fn main() -> ExitCode {
     rookery::logging::init();
     let words: Vec<String> = std::env::args().skip(1).collect();
     let result: Result<Outcome, UsageError> = match words.first().map(String::as_str) {
-        Some("perft") => cli::perft::run(&words[1..]),
-        Some("hashcheck") => cli::hashcheck::run(&words[1..]),
-        Some("hash") => cli::hash::run(&words[1..]),
-        Some("hashstats") => cli::hashstats::run(&words[1..]),
-        Some("bench") => cli::bench::run(&words[1..]),
-        Some("book") => cli::book::run(&words[1..]),
-        Some("datagen") => cli::datagen::run(&words[1..]),
-        Some("data") => cli::data::run(&words[1..]),
-        Some("train") => cli::train::run(&words[1..]),
-        Some("net") => cli::net::run(&words[1..]),
-        Some("spsa") => cli::spsa::run(&words[1..]),
         None => {
             rookery::uci::run_stdio();
             Ok(Outcome::Success)
         }
-        Some("--version" | "-V" | "version") => {
-            cli::output::out!("{}", rookery::engine::build_info::version_text());
-            Ok(Outcome::Success)
-        }
-        Some("help" | "--help" | "-h") => {
-            cli::output::out!("{USAGE}");
-            Ok(Outcome::Success)
-        }
+        Some("--version" | "-V" | "version") => cli::version(&words[1..]),
+        Some("help" | "--help" | "-h") => cli::help(&words[1..]),
+        Some(name) if let Some(command) = cli::find(name) => cli::run(command, &words[1..]),
         // UCI commands as arguments (as OpenBench runs an engine), read as lines of input;
         // a command refused ends the run with a failure.
         Some(first) if rookery::uci::is_command(first) => {
@@ -73,7 +28,7 @@ fn main() -> ExitCode {
                 Outcome::Failure
             })
         }
-        Some(other) => Err(UsageError(format!("unknown command '{other}'\n{USAGE}"))),
+        Some(other) => Err(cli::unknown(other)),
     };
     match result {
         Ok(outcome) => outcome.into(),

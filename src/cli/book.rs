@@ -21,20 +21,25 @@
 use shakmaty::san::SanPlus;
 
 use super::Outcome;
-use super::args::{Args, UsageError};
+use super::args::{Args, UsageError, misuse};
 use super::output::out;
 use rookery::chess::Position;
 use rookery::engine::book::{Book, BookEntry};
 
 /// Usage text.
-pub const USAGE: &str =
-    "usage: rookery book FILE [FEN] [--chess960]   a position's Polyglot book entries";
+pub fn usage() -> String {
+    "usage: rookery book FILE [FEN] [--chess960]
+  lists the entries of FEN's position (default: the start position) in the Polyglot book
+  FILE: the move in SAN, its share of the position's weight, the weight, the UCI move
+  --chess960   castling written king-takes-rook (a Shredder-FEN is read as Chess960 anyway)"
+        .to_string()
+}
 
 /// Runs `rookery book` with the words after `book`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let args = Args::parse(words, &[], &["chess960"])?;
     let Some((file, fen)) = args.positional.split_first() else {
-        return Err(UsageError(USAGE.to_string()));
+        return Err(misuse("book", "no book given"));
     };
     let chess960 = args.switch("chess960");
     let pos = if fen.is_empty() {

@@ -14,7 +14,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::Outcome;
-use super::args::{Args, UsageError};
+use super::args::{Args, UsageError, misuse};
 use super::output::out;
 use rookery::learn::data::manifest::{MANIFEST_FILE, MAX_MANIFEST_BYTES, Summary};
 use rookery::learn::data::reader::{DataError, FileGame, data_files, read_games, truncate_command};
@@ -98,7 +98,7 @@ impl Tally {
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let args = Args::parse(words, &[], &[])?;
     if args.positional.is_empty() {
-        return Err(UsageError(format!("no data given\n{USAGE}")));
+        return Err(misuse("data", "no data given"));
     }
     let mut seen = HashSet::new();
     let mut total = Tally::default();

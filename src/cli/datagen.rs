@@ -12,31 +12,49 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::Outcome;
-use super::args::{Args, UsageError, threads};
+use super::args::{Args, MAX_THREADS, UsageError, misuse, threads};
 use super::output::{note, out};
 use rookery::engine::eval::nnue::{Network, default_network};
 use rookery::learn::data::datagen::DatagenConfig;
 use rookery::learn::data::session::{Book, Session};
 
+/// The most random plies an opening takes. Random moves soon leave one side lost: after a
+/// hundred, about three positions in ten are even in material and one game in thirty is
+/// already over, so the opening search turns most of them away and an opening takes a few
+/// tries; beyond that it takes ever more, and after a thousand failed tries an opening
+/// falls back to the start position.
+pub const MAX_RANDOM_PLIES: usize = 100;
+
+/// The largest soft node limit of a move: a billion nodes, a quarter of an hour's search at
+/// a million nodes a second, is beyond any data run.
+pub const MAX_NODES: u64 = 1_000_000_000;
+
 /// Usage text.
-pub const USAGE: &str = "\
-usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
+pub fn usage() -> String {
+    format!(
+        "usage: rookery datagen --out DIR [--nodes N] [--games G] [--threads T] [--seed S]
                        [--random-plies P] [--book EPD] [--net NET | --hce]
   --out DIR          appends games to DIR/selfplay.games and logs the run in
                      DIR/manifest.jsonl (rookery data DIR checks them)
-  --nodes N          soft node limit of each move's search (default 2500): the iteration under
-                     way finishes once N nodes are passed; a search stops outright at 8 N
-  --games G          the games DIR is to hold in all, those already in it included (the
-                     records of an older DIR/selfplay.bin too): a run started again after a
-                     stop plays only the games missing (default: play until stopped)
-  --threads T        games played at once, 1 to 256 (default 1)
-  --seed S           the seed of the run's games (default 1)
-  --random-plies P   random plies after the opening, one more half the time (default 8)
+  --nodes N          soft node limit of each move's search, 1 to {MAX_NODES} (default
+                     {DEFAULT_NODES}): the iteration under way finishes once N nodes are passed; a
+                     search stops outright at 8 N
+  --games G          the games DIR is to hold in all, at least 1, those already in it
+                     included (the records of an older DIR/selfplay.bin too): a run started
+                     again after a stop plays only the games missing (default: play until
+                     stopped)
+  --threads T        games played at once, 1 to {MAX_THREADS} (default 1)
+  --seed S           the seed of the run's games, 0 to {max_seed} (default 1)
+  --random-plies P   random plies after the opening, one more half the time, 0 to
+                     {MAX_RANDOM_PLIES} (default {DEFAULT_RANDOM_PLIES})
   --book EPD         openings drawn from a file of FENs, one a line (default: the start
                      position); positions where the game is over are left out, and a book
                      without a playable one, or with Chess960 castling rights, is refused
   --net NET | --hce  evaluate with a net file, or the hand-written evaluation (default: the
-                     built-in net)";
+                     built-in net)",
+        max_seed = u64::MAX
+    )
+}
 
 const DEFAULT_NODES: u64 = 2500;
 const DEFAULT_RANDOM_PLIES: usize = 8;
@@ -57,12 +75,15 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         ],
         &["hce"],
     )?;
-    if let Some(word) = args.positional.first() {
-        return Err(UsageError(format!("unexpected '{word}'\n{USAGE}")));
-    }
+    args.no_positional("datagen")?;
     let Some(dir) = args.value::<PathBuf>("out")? else {
-        return Err(UsageError(format!("--out DIR is required\n{USAGE}")));
+        return Err(misuse("datagen", "--out DIR is required"));
     };
+    let nodes = args.number("nodes", 1..=MAX_NODES, DEFAULT_NODES)?;
+    let games = args.optional_number("games", 1..=u64::MAX)?;
+    let threads = threads(&args)?;
+    let seed = args.number("seed", 0..=u64::MAX, 1)?;
+    let random_plies = args.number("random-plies", 0..=MAX_RANDOM_PLIES, DEFAULT_RANDOM_PLIES)?;
     let book = match args.value::<PathBuf>("book")? {
         Some(path) => {
             let book = Book::read(&path).map_err(|e| UsageError(e.0))?;
@@ -87,21 +108,13 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         (None, true) => None,
         (None, false) => Some(default_network()),
     };
-    let games = args.value::<u64>("games")?;
-    if games == Some(0) {
-        return Err(UsageError("--games must be at least 1".into()));
-    }
-    let nodes = args.value::<u64>("nodes")?.unwrap_or(DEFAULT_NODES);
-    if nodes == 0 {
-        return Err(UsageError("--nodes must be at least 1".into()));
-    }
     let session = Session {
         config: DatagenConfig {
             nodes,
             games,
-            threads: threads(&args)?,
-            random_plies: args.value("random-plies")?.unwrap_or(DEFAULT_RANDOM_PLIES),
-            seed: args.value("seed")?.unwrap_or(1),
+            threads,
+            random_plies,
+            seed,
             openings: book.positions,
             network,
         },

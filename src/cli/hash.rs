@@ -10,7 +10,7 @@
 //! ```
 
 use super::Outcome;
-use super::args::UsageError;
+use super::args::{UsageError, misuse};
 use super::games::{self, GAMES, PositionKeys};
 use super::output::out;
 
@@ -32,11 +32,11 @@ pub fn usage() -> String {
 /// Runs `rookery hash` with the words after `hash`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let Some(name) = words.first() else {
-        return Err(UsageError(usage()));
+        return Err(misuse("hash", "which game?"));
     };
     let game = games::find(name)
         .filter(|game| game.hash_usage().is_some())
-        .ok_or_else(|| UsageError(format!("unknown game '{name}'\n{}", usage())))?;
+        .ok_or_else(|| misuse("hash", format!("unknown game '{name}'")))?;
     print_keys(&game.keys(&words[1..])?);
     Ok(Outcome::Success)
 }

@@ -2,14 +2,26 @@
 
 use std::time::Instant;
 
-use super::args::{Args, UsageError};
+use super::args::{Args, MAX_RANDOM_GAME_PLIES, UsageError};
 use super::output::out;
 use super::{Outcome, epd_roots, nps};
 use rookery::chess::hashcheck::HashCheck;
+use rookery::chess::perft::MAX_PERFT_DEPTH;
 
 /// Usage text.
-pub const USAGE: &str =
-    "usage: rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]";
+pub fn usage() -> String {
+    format!(
+        "usage: rookery hashcheck [--epd FILE] [--depth D] [--games N] [--seed S] [--plies P]
+  checks the incremental key against shakmaty's and a from-scratch key at every node
+  --epd FILE   the positions to start from (default: the start position)
+  --depth D    the move tree of each position to depth D, 0 to {MAX_PERFT_DEPTH} (default {DEFAULT_DEPTH})
+  --games N    random games, dealt over the positions, 0 to {} (default {DEFAULT_GAMES})
+  --seed S     their seed, 0 to {} (default 1)
+  --plies P    each game's plies at most, 0 to {MAX_RANDOM_GAME_PLIES} (default {DEFAULT_PLIES})",
+        u32::MAX,
+        u64::MAX
+    )
+}
 
 const DEFAULT_DEPTH: u32 = 4;
 const DEFAULT_GAMES: u32 = 100;
@@ -18,13 +30,11 @@ const DEFAULT_PLIES: u32 = 300;
 /// Runs `rookery hashcheck` with the words after `hashcheck`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let args = Args::parse(words, &["epd", "depth", "games", "seed", "plies"], &[])?;
-    if let Some(word) = args.positional.first() {
-        return Err(UsageError(format!("unexpected '{word}'\n{USAGE}")));
-    }
-    let depth = args.value("depth")?.unwrap_or(DEFAULT_DEPTH);
-    let games: u32 = args.value("games")?.unwrap_or(DEFAULT_GAMES);
-    let seed: u64 = args.value("seed")?.unwrap_or(1);
-    let plies = args.value("plies")?.unwrap_or(DEFAULT_PLIES);
+    args.no_positional("hashcheck")?;
+    let depth = args.number("depth", 0..=MAX_PERFT_DEPTH, DEFAULT_DEPTH)?;
+    let games = args.number("games", 0..=u32::MAX, DEFAULT_GAMES)?;
+    let seed = args.number("seed", 0..=u64::MAX, 1)?;
+    let plies = args.number("plies", 0..=MAX_RANDOM_GAME_PLIES, DEFAULT_PLIES)?;
     let (roots, _) = epd_roots(&args)?;
 
     let start = Instant::now();

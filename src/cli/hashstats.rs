@@ -7,9 +7,9 @@
 use std::time::Instant;
 
 use super::Outcome;
-use super::args::{Args, UsageError};
+use super::args::{Args, MAX_RANDOM_GAME_PLIES, MAX_TABLE_MIB, UsageError, misuse};
 use super::games::{self, GAMES};
-use super::key_report::Report;
+use super::key_report::{MAX_WALK_BYTES, Report};
 use super::output::{out, write_stdout};
 
 /// The options of every game that take a value.
@@ -28,8 +28,18 @@ pub fn usage() -> String {
         })
         .collect();
     format!(
-        "usage: {}\noptions: --seed S (random games), --mib M (false-hit table, default 64), --json",
-        lines.join("\n       ")
+        "usage: {}
+  measures the game's keys on its positions: distinct positions, colliding pairs of
+  truncated keys against the birthday expectation, false table hits, key-table checks
+OPTIONS, of every game:
+  --games N   random games (0 up to what the walk's memory allows, at most {} MiB)
+  --plies P   each random game's plies at most, 0 to {MAX_RANDOM_GAME_PLIES}
+  --seed S    the seed of the random games, 0 to {} (default 1)
+  --mib M     the false-hit table's size in MiB, 1 to {MAX_TABLE_MIB} (default 64)
+  --json      the summary as one JSON object",
+        lines.join("\n       "),
+        MAX_WALK_BYTES >> 20,
+        u64::MAX
     )
 }
 
@@ -52,14 +62,24 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
         )
         .collect();
     let args = Args::parse(words, &values, &switches)?;
-    if let Some(word) = args.positional.get(1) {
-        return Err(UsageError(format!("unexpected '{word}'\n{}", usage())));
-    }
-    let game = match args.positional.first() {
-        Some(name) => games::find(name)
-            .ok_or_else(|| UsageError(format!("unknown game '{name}'\n{}", usage())))?,
-        None => return Err(UsageError(format!("which game?\n{}", usage()))),
+    let game = match args.positional.as_slice() {
+        [name] => games::find(name)
+            .ok_or_else(|| misuse("hashstats", format!("unknown game '{name}'")))?,
+        [] => return Err(misuse("hashstats", "which game?")),
+        [_, stray, ..] => return Err(misuse("hashstats", format!("unexpected '{stray}'"))),
     };
+    let own = |name: &str| {
+        VALUES.contains(&name)
+            || name == "json"
+            || game.hashstats_values().contains(&name)
+            || game.hashstats_switches().contains(&name)
+    };
+    if let Some(name) = args.given().find(|name| !own(name)) {
+        return Err(misuse(
+            "hashstats",
+            format!("--{name} is not an option of {}", game.name()),
+        ));
+    }
     let start = Instant::now();
     let report = game.measure(&args)?;
     if report.visited == 0 {

@@ -14,7 +14,7 @@ use rookery::hashing::quality::{
 use rookery::hashing::{DualKey, Key, TableKey};
 use rookery::json::quoted;
 
-use super::args::{Args, UsageError};
+use super::args::{Args, MAX_RANDOM_GAME_PLIES, MAX_TABLE_MIB, UsageError};
 
 /// False-hit table size when `--mib` is not given.
 const DEFAULT_MIB: usize = 64;
@@ -100,15 +100,45 @@ pub(crate) struct WalkOptions {
     pub(crate) mib: usize,
 }
 
+/// The most memory a walk's samples may take, planned as its positions (random games
+/// times one more than their plies) times the bytes a position takes in its sample sets:
+/// the sets hold every distinct position, and a walk of random games visits mostly new ones.
+/// The deep collision runs (ten million distinct positions of a game) plan about half of it.
+pub(crate) const MAX_WALK_BYTES: u64 = 4 << 30;
+
 impl WalkOptions {
-    /// The options `args` give, `games` and `plies` when they give none.
-    pub(crate) fn read(args: &Args, games: u64, plies: u32) -> Result<WalkOptions, UsageError> {
-        Ok(WalkOptions {
-            games: args.value("games")?.unwrap_or(games),
-            plies: args.value("plies")?.unwrap_or(plies),
-            seed: args.value("seed")?.unwrap_or(1),
-            mib: args.value("mib")?.unwrap_or(DEFAULT_MIB),
-        })
+    /// The options `args` give, `games` and `plies` when they give none, before any work:
+    /// fewer games than `least_games`, a walk whose samples, `bytes_per_position` each,
+    /// would pass [`MAX_WALK_BYTES`], and a table the system cannot give are refused.
+    pub(crate) fn read(
+        args: &Args,
+        (games, plies): (u64, u32),
+        least_games: u64,
+        bytes_per_position: usize,
+    ) -> Result<WalkOptions, UsageError> {
+        let options = WalkOptions {
+            games: args.number("games", least_games..=u64::MAX, games)?,
+            plies: args.number("plies", 0..=MAX_RANDOM_GAME_PLIES, plies)?,
+            seed: args.number("seed", 0..=u64::MAX, 1)?,
+            mib: args.number("mib", 1..=MAX_TABLE_MIB, DEFAULT_MIB)?,
+        };
+        let per_game = (u64::from(options.plies) + 1) * bytes_per_position as u64;
+        let most_games = MAX_WALK_BYTES / per_game;
+        if options.games > most_games {
+            return Err(UsageError(format!(
+                "--games {}: the samples of games of up to {} plies take up to {per_game} bytes \
+                 each, and a walk's at most {} MiB: at most {most_games} games",
+                options.games,
+                options.plies,
+                MAX_WALK_BYTES >> 20
+            )));
+        }
+        // Reserved and let go unused: the tables are made after the walk.
+        let table_bytes = options.mib.saturating_mul(1 << 20);
+        Vec::<u8>::new()
+            .try_reserve_exact(table_bytes)
+            .map_err(|e| UsageError(format!("--mib {}: cannot allocate it: {e}", options.mib)))?;
+        Ok(options)
     }
 }
 
@@ -170,6 +200,17 @@ where
         false_hits,
         sanity: check_tables(tables),
     })
+}
+
+/// Records a visit of a position of a game with a check key and a canonical key: its exact
+/// code with its keys in `exact`, its canonical code with the canonical keys in `canonical`.
+pub(crate) fn record_visit<P: Ord + Copy, C: Ord + Copy>(
+    (exact, canonical): (&mut SampleSet<P>, &mut SampleSet<C>),
+    (code, key): (P, DualKey),
+    (canonical_code, canonical_key): (C, DualKey),
+) {
+    exact.push(code, key.main.0, key.check.0);
+    canonical.push(canonical_code, canonical_key.main.0, canonical_key.check.0);
 }
 
 /// A sample's keys as a dual key.

@@ -1,11 +1,13 @@
-//! The command-line tools. Results go to stdout in the documented formats; progress,
-//! timings and speeds go to stderr.
+//! The command-line tools, one module each, listed in [`COMMANDS`]. Results go to stdout in
+//! the documented formats; progress, timings and speeds go to stderr.
 
 pub mod args;
 pub mod bench;
 pub mod book;
+pub mod command;
 pub mod data;
 pub mod datagen;
+pub mod dispatch;
 pub mod games;
 pub mod hash;
 pub mod hashcheck;
@@ -15,112 +17,81 @@ pub mod net;
 pub mod output;
 pub mod perft;
 pub mod spsa;
+pub mod suite;
 pub mod train;
 
-use std::path::Path;
-use std::process::ExitCode;
-use std::time::Duration;
+pub use command::{Command, Outcome};
+pub use dispatch::{find, help, run, unknown, version};
+pub use output::nps;
+pub(crate) use suite::{Root, case_position, epd_roots, read_suite};
 
-use args::UsageError;
-use rookery::chess::Position;
-use rookery::chess::epd::{self, PerftCase};
-use shakmaty::{CastlingMode, Chess};
-
-/// What a tool run ended with.
-pub enum Outcome {
-    /// Everything checked out (exit 0).
-    Success,
-    /// A check failed (exit 1).
-    Failure,
-}
-
-impl From<Outcome> for ExitCode {
-    fn from(outcome: Outcome) -> ExitCode {
-        match outcome {
-            Outcome::Success => ExitCode::SUCCESS,
-            Outcome::Failure => ExitCode::from(1),
-        }
-    }
-}
-
-/// The longest EPD suite read: a hundred times the size of the 960 Chess960 positions.
-const MAX_SUITE_BYTES: u64 = 64 << 20;
-
-/// Reads a perft suite from `path`; a suite without a position is refused.
-pub(crate) fn read_suite(path: &Path) -> Result<Vec<PerftCase>, UsageError> {
-    let text = rookery::input_file::read_text(path, MAX_SUITE_BYTES, "a suite")
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-    let cases =
-        epd::parse_suite(&text).map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    if cases.is_empty() {
-        return Err(UsageError(format!("{}: no positions", path.display())));
-    }
-    Ok(cases)
-}
-
-/// A position read from a suite, kept as its board alone: [`Root::position`] gives it the
-/// key stack a walk needs when it is walked (a stack takes tens of KiB, a board a few
-/// hundred bytes), so a long suite costs little more than its text.
-#[derive(Clone, Debug)]
-pub(crate) struct Root {
-    chess: Chess,
-    mode: CastlingMode,
-}
-
-impl Root {
-    /// The standard start position.
-    pub(crate) fn startpos() -> Root {
-        Root {
-            chess: Chess::default(),
-            mode: CastlingMode::Standard,
-        }
-    }
-
-    /// The position, ready to walk.
-    pub(crate) fn position(&self) -> Position {
-        Position::new(self.chess.clone(), self.mode)
-    }
-}
-
-/// The positions of the EPD or FEN file named by `--epd` (any operations after a
-/// position, a perft suite's counts among them, are passed over), or the start position
-/// without it, and a name for them. A file without a position is refused.
-pub(crate) fn epd_roots(args: &args::Args) -> Result<(Vec<Root>, String), UsageError> {
-    let Some(path) = args.value::<std::path::PathBuf>("epd")? else {
-        return Ok((vec![Root::startpos()], "the start position".to_string()));
-    };
-    let text = rookery::input_file::read_text(&path, MAX_SUITE_BYTES, "a suite")
-        .map_err(|e| UsageError(format!("cannot read {}: {e}", path.display())))?;
-    let mut roots = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let Some(line_read) = epd::split_line(line) else {
-            continue;
-        };
-        let pos = Position::from_fen(&line_read.fen, false)
-            .map_err(|e| UsageError(format!("{}:{}: {e}", path.display(), i + 1)))?;
-        roots.push(Root {
-            chess: pos.chess().clone(),
-            mode: pos.castling_mode(),
-        });
-    }
-    if roots.is_empty() {
-        return Err(UsageError(format!("{}: no positions", path.display())));
-    }
-    Ok((roots, path.display().to_string()))
-}
-
-/// Parses a suite position, naming the line on failure.
-pub(crate) fn case_position(case: &PerftCase, chess960: bool) -> Result<Position, UsageError> {
-    Position::from_fen(&case.fen, chess960)
-        .map_err(|e| UsageError(format!("line {}: {e}", case.line)))
-}
-
-/// Nodes per second, 0 for an instant run.
-pub(crate) fn nps(nodes: u64, elapsed: Duration) -> u64 {
-    let secs = elapsed.as_secs_f64();
-    if secs > 0.0 {
-        (nodes as f64 / secs) as u64
-    } else {
-        0
-    }
-}
+/// Every tool, in the order `rookery help` lists them. Adding a tool is its module and one
+/// entry here, and its row in docs/tools.md (a test holds the two lists together).
+pub static COMMANDS: &[Command] = &[
+    Command {
+        name: "bench",
+        synopsis: "the fixed-depth search of the bench positions: the engine's signature",
+        usage: bench::usage,
+        run: bench::run,
+    },
+    Command {
+        name: "perft",
+        synopsis: "move-generation counts of a position, or checked against an EPD suite",
+        usage: perft::usage,
+        run: perft::run,
+    },
+    Command {
+        name: "hashcheck",
+        synopsis: "the incremental key against reference keys over move trees and random games",
+        usage: hashcheck::usage,
+        run: hashcheck::run,
+    },
+    Command {
+        name: "book",
+        synopsis: "a position's entries in a Polyglot book",
+        usage: book::usage,
+        run: book::run,
+    },
+    Command {
+        name: "hash",
+        synopsis: "the keys of a gomoku or Hive position",
+        usage: hash::usage,
+        run: hash::run,
+    },
+    Command {
+        name: "hashstats",
+        synopsis: "key quality of a game: collisions, false table hits, key-table checks",
+        usage: hashstats::usage,
+        run: hashstats::run,
+    },
+    Command {
+        name: "datagen",
+        synopsis: "self-play training data",
+        usage: datagen::usage,
+        run: datagen::run,
+    },
+    Command {
+        name: "data",
+        synopsis: "checks data files and directories and says what they hold",
+        usage: || data::USAGE.to_string(),
+        run: data::run,
+    },
+    Command {
+        name: "train",
+        synopsis: "trains a net from self-play data",
+        usage: train::usage,
+        run: train::run,
+    },
+    Command {
+        name: "net",
+        synopsis: "a net's checksum and shape, its mean |evaluation| over a suite, a scaled copy",
+        usage: || net::USAGE.to_string(),
+        run: net::run,
+    },
+    Command {
+        name: "spsa",
+        synopsis: "the tunables in OpenBench's SPSA format (a `tune` build only)",
+        usage: spsa::usage,
+        run: spsa::run,
+    },
+];

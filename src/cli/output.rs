@@ -8,6 +8,7 @@
 
 use std::fmt;
 use std::io::{self, Write};
+use std::time::Duration;
 
 /// The exit status of a tool whose standard output was closed: 128 + SIGPIPE (13).
 pub const CLOSED_STDOUT_STATUS: i32 = 141;
@@ -51,3 +52,13 @@ macro_rules! out {
 }
 
 pub(crate) use out;
+
+/// Nodes per second, 0 for an instant run.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    let secs = elapsed.as_secs_f64();
+    if secs > 0.0 {
+        (nodes as f64 / secs) as u64
+    } else {
+        0
+    }
+}

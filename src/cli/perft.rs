@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::args::{Args, UsageError, number};
+use super::args::{Args, MAX_TABLE_MIB, UsageError, misuse, number};
 use super::output::out;
 use super::{Outcome, case_position, nps, read_suite};
 use rookery::chess::Position;
@@ -11,45 +11,48 @@ use rookery::chess::perft::{MAX_PERFT_DEPTH, PerftEntry, divide_report, perft, p
 use rookery::hashing::Table;
 
 /// Usage text.
-pub const USAGE: &str = "\
-usage: rookery perft DEPTH [FEN] [--chess960] [--hash MB]
-       rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]";
+pub fn usage() -> String {
+    format!(
+        "usage: rookery perft DEPTH [FEN] [--chess960] [--hash MB]
+       rookery perft --epd FILE [--max-depth D] [--chess960] [--hash MB]
+  counts the leaves of the move tree to DEPTH, 0 to {MAX_PERFT_DEPTH}, divided by root move, from FEN
+  (default: the start position); or checks the counts `;D<depth> <count>` of each line of
+  an EPD suite, those to --max-depth D (0 to {MAX_PERFT_DEPTH}) only when it is given
+  --chess960   castling written king-takes-rook (a Shredder-FEN is read as Chess960 anyway)
+  --hash MB    a hashed perft on a table of MB MiB, 1 to {MAX_TABLE_MIB}"
+    )
+}
 
 /// Runs `rookery perft` with the words after `perft`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     let args = Args::parse(words, &["epd", "max-depth", "hash"], &["chess960"])?;
     let chess960 = args.switch("chess960");
-    let table = match args.value::<usize>("hash")? {
-        Some(mib) => Some(Table::<PerftEntry>::new(mib).map_err(|e| UsageError(e.to_string()))?),
-        None => None,
+    let table_mib = args.optional_number("hash", 1..=MAX_TABLE_MIB)?;
+    let max_depth = args.optional_number("max-depth", 0..=MAX_PERFT_DEPTH)?;
+    let epd = args.value::<PathBuf>("epd")?;
+    if epd.is_none() && max_depth.is_some() {
+        return Err(misuse("perft", "--max-depth goes with --epd"));
+    }
+    if epd.is_some() && !args.positional.is_empty() {
+        return Err(misuse(
+            "perft",
+            format!("unexpected '{}' with --epd", args.positional.join(" ")),
+        ));
+    }
+    // Made once the rest of the command line is read.
+    let table = || {
+        table_mib
+            .map(|mib| Table::<PerftEntry>::new(mib).map_err(|e| UsageError(e.to_string())))
+            .transpose()
     };
-    match args.value::<PathBuf>("epd")? {
-        Some(path) => {
-            if !args.positional.is_empty() {
-                return Err(UsageError(format!(
-                    "unexpected '{}' with --epd",
-                    args.positional.join(" ")
-                )));
-            }
-            let max_depth = args.value::<u32>("max-depth")?;
-            if let Some(depth) = max_depth.filter(|&d| d > MAX_PERFT_DEPTH) {
-                return Err(UsageError(format!(
-                    "--max-depth must be 0 to {MAX_PERFT_DEPTH}, got {depth}"
-                )));
-            }
-            run_suite(path, max_depth, chess960, table.as_ref())
-        }
+    match epd {
+        Some(path) => run_suite(path, max_depth, chess960, table()?.as_ref()),
         None => {
             let (depth, fen) = args
                 .positional
                 .split_first()
-                .ok_or_else(|| UsageError(USAGE.to_string()))?;
-            let depth: u32 = number(depth, "DEPTH")?;
-            if depth > MAX_PERFT_DEPTH {
-                return Err(UsageError(format!(
-                    "perft depth must be 0 to {MAX_PERFT_DEPTH}, got {depth}"
-                )));
-            }
+                .ok_or_else(|| misuse("perft", "no depth given"))?;
+            let depth = number(depth, "perft depth", 0..=MAX_PERFT_DEPTH)?;
             let mut pos = if fen.is_empty() {
                 let mut pos = Position::startpos();
                 if chess960 {
@@ -60,7 +63,7 @@ pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
                 Position::from_fen(&fen.join(" "), chess960)
                     .map_err(|e| UsageError(e.to_string()))?
             };
-            run_divide(&mut pos, depth, table.as_ref());
+            run_divide(&mut pos, depth, table()?.as_ref());
             Ok(Outcome::Success)
         }
     }

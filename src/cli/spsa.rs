@@ -10,6 +10,14 @@ use rookery::engine::params::{self, TUNABLES};
 /// OpenBench's `r_end`: the learning rate at the end of a run (the customary value).
 pub const R_END: f64 = 0.002;
 
+/// Usage text.
+pub fn usage() -> String {
+    "usage: rookery spsa
+  prints each tunable as OpenBench's SPSA input, `NAME, int, DEFAULT, MIN, MAX, C_END, R_END`
+  (a build with `--features tune` only)"
+        .to_string()
+}
+
 /// Prints the SPSA input of every tunable.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
     if let Some(word) = words.first() {

@@ -9,6 +9,6 @@ pub mod key_samples;
 mod notation;
 mod tt;
 
-pub use board::{Geometry, Gomoku, GomokuKeys, Stone};
+pub use board::{Geometry, Gomoku, GomokuKeys, MAX_SIDE, MIN_SIDE, Stone};
 pub use notation::{ParseError, parse_board_block, parse_moves};
 pub use tt::{GomokuEntry, GomokuTable};

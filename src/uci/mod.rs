@@ -11,8 +11,10 @@
 //!
 //! - [`parse`]: text to [`parse::Command`], no engine state.
 //! - [`format`]: engine facts to text.
+//! - [`help`]: the answer to `help`, the commands understood.
 
 pub mod format;
+pub mod help;
 pub mod parse;
 
 use std::borrow::Cow;
@@ -412,6 +414,11 @@ impl Uci {
                 }
             }
             Command::Bench(depth) => self.bench(depth),
+            Command::Help => {
+                for text in help::lines() {
+                    self.send(&text);
+                }
+            }
             Command::Unknown(excerpt) => self.refuse(&format!("unknown command: {excerpt}")),
         }
         true

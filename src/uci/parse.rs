@@ -45,6 +45,8 @@ pub enum Command {
     Compiler,
     /// `bench [depth]`, or why the depth is not acceptable.
     Bench(Result<u32, String>),
+    /// `help`: the commands understood.
+    Help,
     /// Anything else, as an excerpt of the line.
     Unknown(String),
 }
@@ -77,6 +79,7 @@ pub fn parse_command(line: &str) -> Command {
         ("d", _) => Command::Display,
         ("eval", _) => Command::Eval,
         ("compiler", _) => Command::Compiler,
+        ("help", _) => Command::Help,
         ("bench", []) => Command::Bench(Ok(DEFAULT_DEPTH)),
         ("bench", [depth, ..]) => Command::Bench(match depth.parse::<u32>() {
             Ok(d) if (1..=MAX_BENCH_DEPTH).contains(&d) => Ok(d),

@@ -12,5 +12,7 @@ mod hash;
 mod learn;
 mod logging;
 mod net;
+mod number_sweep;
 mod paths;
+mod tool_table;
 mod train;

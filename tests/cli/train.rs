@@ -40,18 +40,22 @@ fn zero_epochs_batches_or_threads_and_too_many_threads_are_refused() {
     let net = dir.join("net.nnue");
     let (d, n) = (data.to_str().unwrap(), net.to_str().unwrap());
     for (option, value, says) in [
-        ("--epochs", "0", "--epochs must be at least 1"),
-        ("--batch", "0", "--batch must be at least 1"),
-        ("--threads", "0", "--threads must be at least 1"),
-        ("--threads", "1000", "at most 256"),
+        ("--epochs", "0", "--epochs 0: expected a number from 1 to"),
+        ("--batch", "0", "--batch 0: expected a number from 1 to"),
+        (
+            "--threads",
+            "0",
+            "--threads 0: expected a number from 1 to 256",
+        ),
+        ("--threads", "1000", "from 1 to 256"),
     ] {
         let line = refused(&["train", d, "--out", n, option, value]);
         assert!(line.contains(says), "{option} {value}: {line}");
     }
     assert_eq!(names(&dir), ["data.bin"]);
     for (value, says) in [
-        ("0", "--threads must be at least 1"),
-        ("1000", "at most 256"),
+        ("0", "--threads 0: expected a number from 1 to 256"),
+        ("1000", "from 1 to 256"),
     ] {
         let out = dir.join("selfplay");
         let line = refused(&[

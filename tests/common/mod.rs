@@ -5,6 +5,7 @@
 pub mod build_name;
 pub mod cli;
 pub mod lines;
+pub mod markdown;
 pub mod uci_client;
 
 use std::path::{Path, PathBuf};

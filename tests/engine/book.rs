@@ -444,7 +444,7 @@ fn cli_refuses_bad_input_with_status_2() {
             vec!["book", fixture.to_str().unwrap(), "not", "a", "fen"],
             "invalid FEN",
         ),
-        (vec!["book"], "usage: rookery book"),
+        (vec!["book"], "rookery book --help"),
         (
             vec!["book", fixture.to_str().unwrap(), "--deep"],
             "unknown option",

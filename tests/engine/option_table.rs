@@ -3,6 +3,7 @@
 //! the engine lists. An option added, renamed or given a new default or range without the doc
 //! fails here.
 
+use crate::common::markdown::{cells, page};
 use rookery::engine::options::{OPTIONS, OptionKind};
 
 /// The page that holds the one option table.
@@ -35,16 +36,6 @@ impl From<OptionKind> for DocKind {
             },
         }
     }
-}
-
-/// The cells of a table line, with `\|` kept inside its cell.
-fn cells(line: &str) -> Vec<String> {
-    let inner = line.trim().trim_start_matches('|').trim_end_matches('|');
-    inner
-        .replace("\\|", "\u{0}")
-        .split('|')
-        .map(|cell| cell.trim().replace('\u{0}', "|"))
-        .collect()
 }
 
 /// A cell's text without the backticks of inline code.
@@ -148,9 +139,7 @@ fn differences(rows: &[Row]) -> Vec<String> {
 
 #[test]
 fn the_option_table_of_the_docs_matches_the_engines_options() {
-    let path = format!("{}/{DOC}", env!("CARGO_MANIFEST_DIR"));
-    let page = std::fs::read_to_string(&path).unwrap();
-    let rows = table_rows(&page).unwrap_or_else(|e| panic!("{DOC}: {e}"));
+    let rows = table_rows(&page(DOC)).unwrap_or_else(|e| panic!("{DOC}: {e}"));
     let found = differences(&rows);
     assert!(
         found.is_empty(),

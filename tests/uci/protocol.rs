@@ -46,6 +46,56 @@ fn handshake_lists_id_and_options() {
 }
 
 #[test]
+fn help_lists_the_commands_and_the_engine_goes_on() {
+    let mut e = Engine::start();
+    e.send("help");
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("info string")),
+        "{lines:#?}"
+    );
+    // Each command the help lists, by its first word: the standard ones and ours.
+    let listed: Vec<&str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    for command in [
+        "uci",
+        "isready",
+        "setoption",
+        "ucinewgame",
+        "position",
+        "go",
+        "stop",
+        "ponderhit",
+        "quit",
+        "debug",
+        "bench",
+        "d",
+        "eval",
+        "compiler",
+        "help",
+    ] {
+        assert!(listed.contains(&command), "{command}: {lines:#?}");
+    }
+    // Each one listed is understood: none is answered as unknown.
+    for command in listed
+        .iter()
+        .filter(|c| !["go", "quit", "bench"].contains(c))
+    {
+        e.send(command);
+    }
+    e.send("isready");
+    let lines = e.until(WAIT, |l| l == "readyok");
+    assert!(
+        lines.iter().all(|l| !l.contains("unknown command")),
+        "{lines:#?}"
+    );
+}
+
+#[test]
 fn go_depth_reports_a_score_then_one_legal_bestmove() {
     let mut e = Engine::start();
     e.send("position startpos moves e2e4 e7e5 g1f3");

@@ -3,7 +3,7 @@
 
 use rand::rngs::ChaCha8Rng;
 use rand::{RngExt, SeedableRng};
-use rookery::hashing::quality::SampleSet;
+use rookery::hashing::quality::{Sample, SampleSet};
 use rookery::hive::compact::{self, CompactKey};
 use rookery::hive::key_samples::{self as hive_samples, PlacedCode};
 use rookery::hive::{
@@ -12,8 +12,8 @@ use rookery::hive::{
 };
 
 use super::game::{HashedGame, PositionKeys};
-use crate::cli::args::{Args, UsageError};
-use crate::cli::key_report::{Report, WalkOptions, symmetric_game_report};
+use crate::cli::args::{Args, UsageError, misuse};
+use crate::cli::key_report::{Report, WalkOptions, record_visit, symmetric_game_report};
 
 /// What follows `rookery hash hive`.
 const HASH_USAGE: &str = "GAMESTRING                           a UHP GameString, quoted";
@@ -51,7 +51,7 @@ impl HashedGame for HiveGame {
 fn keys(words: &[String]) -> Result<PositionKeys, UsageError> {
     let args = Args::parse(words, &[], &[])?;
     if args.positional.is_empty() {
-        return Err(UsageError(format!("usage: rookery hash hive {HASH_USAGE}")));
+        return Err(misuse("hash", "no GameString given"));
     }
     // An unquoted GameString arrives split at the spaces inside its MoveStrings.
     let text = args.positional.join(" ");
@@ -78,7 +78,12 @@ fn measure(args: &Args) -> Result<Report, UsageError> {
         plies,
         seed,
         mib,
-    } = WalkOptions::read(args, 20_000, 60)?;
+    } = WalkOptions::read(
+        args,
+        (20_000, 60),
+        1,
+        size_of::<Sample<PlacedCode>>() + size_of::<Sample<CompactKey>>(),
+    )?;
     let game: String = args
         .value("game")?
         .unwrap_or_else(|| "Base+MLP".to_string());
@@ -104,12 +109,15 @@ fn measure(args: &Args) -> Result<Report, UsageError> {
     let mut canonical = SampleSet::<CompactKey>::new();
     let mut done = 0u64;
     hive_samples::walk_random_games(&start, games, plies, seed, |hive| {
-        let key = hive.key();
-        let code = PlacedCode::of(hive).expect("connected positions fit the compact key");
-        placed.push(code, key.main.0, key.check.0);
-        let (key, _) = hive.canonical();
-        let code = hive_samples::canonical_code(hive).expect("connected positions fit");
-        canonical.push(code, key.main.0, key.check.0);
+        let fit = "connected positions fit the compact key";
+        record_visit(
+            (&mut placed, &mut canonical),
+            (PlacedCode::of(hive).expect(fit), hive.key()),
+            (
+                hive_samples::canonical_code(hive).expect(fit),
+                hive.canonical().0,
+            ),
+        );
         done += 1;
         if done.is_multiple_of(1 << 20) {
             eprintln!("{done} nodes visited");
