@@ -16,7 +16,7 @@
 # Linux binary stops on an illegal instruction is skipped, with its Windows binary; any
 # other failure or a different count fails the script.
 #
-# Needs, beyond the Rust toolchain: the Windows target and a MinGW-w64 cross compiler and
+# Needs, beyond the Rust toolchain: the Windows target, a MinGW-w64 cross compiler and
 # Wine (docs/tools.md#make-release says how to install them).
 #   LEVELS="1 3" make release      only those levels
 set -euo pipefail
