@@ -4,8 +4,9 @@
 # The binary is built for the building machine (target-cpu=native), as OpenBench expects;
 # `cargo build --release` gives the portable one, which was the faster of the two on the
 # development machine (CONTRIBUTING.md, "Speed").
-#   make release         release/rookery-X.Y.Z-linux-x86-64-v1 ... -v4, each checked
-#                        against the portable build's bench (tools/ci/release.sh)
+#   make release         release/rookery-X.Y.Z-linux-x86-64-v1 ... -v4, the Windows .exe of
+#                        each level, LICENSE and SHA256SUMS, each binary checked against
+#                        the portable build's bench (tools/ci/release.sh)
 
 EXE ?= rookery
 CARGO ?= cargo
