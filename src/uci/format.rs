@@ -39,6 +39,15 @@ pub fn net_in_use(settings: &Settings, net: &Network) -> String {
     }
 }
 
+/// The line the engine greets a person at a terminal with: who it is, and where its
+/// commands are listed.
+pub fn greeting() -> String {
+    format!(
+        "{} by the Rookery developers: a UCI chess engine; type 'help' for its commands",
+        crate::engine::NAME
+    )
+}
+
 /// The answer to `uci`: `id` lines, one `option` line per engine option, `uciok`.
 pub fn handshake() -> Vec<String> {
     let mut lines = vec![format!("id name {NAME}"), format!("id author {AUTHOR}")];

@@ -18,7 +18,7 @@ pub mod help;
 pub mod parse;
 
 use std::borrow::Cow;
-use std::io::{self, BufRead, Write};
+use std::io::{self, BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
 use shakmaty::{CastlingMode, Move, Position as _};
@@ -158,7 +158,13 @@ enum InputEnd {
 
 /// Runs the engine on stdin and stdout until `quit` or end of input.
 pub fn run_stdio() {
-    let mut session = Uci::new(Engine::new(), Arc::new(Stdout));
+    let out: Arc<dyn Output> = Arc::new(Stdout);
+    // A person at a terminal is told who answers and where the commands are; a GUI, whose
+    // input is a pipe, gets the protocol alone.
+    if io::stdin().is_terminal() {
+        out.line(&format::greeting());
+    }
+    let mut session = Uci::new(Engine::new(), out);
     session.run(io::stdin().lock());
 }
 

@@ -13,6 +13,7 @@ mod book;
 mod bounded_memory;
 mod clock;
 mod fuzz_corpus;
+mod greeting;
 mod malformed;
 mod protocol;
 mod rules;
