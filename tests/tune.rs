@@ -24,7 +24,7 @@ fn listed_tunables() -> Vec<String> {
 /// The node count `bench 6` reports after `commands`, and everything printed. The
 /// commands go to the engine's standard input, as a GUI sends them, so that a refused one
 /// is answered and the session goes on (argument mode would stop at it); the end of input
-/// waits for the bench, where `quit` would stop it.
+/// waits for the bench's result.
 #[cfg(feature = "tune")]
 fn bench_after(commands: &[&str]) -> (u64, String) {
     use std::io::Write;

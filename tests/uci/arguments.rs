@@ -42,6 +42,12 @@ fn run_within(args: &[&str], within: Duration) -> Option<(Option<i32>, String)> 
     status.map(|status| (status.code(), text))
 }
 
+/// The depth of the last `info depth` line of `text`.
+fn last_depth(text: &str) -> Option<i64> {
+    let last = text.lines().rev().find(|l| l.starts_with("info depth"))?;
+    info_value(last, "depth")
+}
+
 /// The `bestmove` lines of `text`.
 fn bestmoves(text: &str) -> Vec<&str> {
     text.lines().filter(|l| l.starts_with("bestmove")).collect()
@@ -84,21 +90,11 @@ fn a_search_that_ends_by_itself_is_let_finish_after_the_last_argument() {
     )
     .unwrap();
     check_answer(&pos, &lines);
-    let last = lines
-        .iter()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert_eq!(info_value(last, "depth"), Some(7), "{text}");
+    assert_eq!(last_depth(&text), Some(7), "{text}");
     // After its `ponderhit` a ponder search with a limit ends by itself too.
     let (code, text) = run_within(&["go ponder depth 6", "ponderhit"], WAIT).expect("it ends");
     assert_eq!(code, Some(0), "{text}");
-    let last = text
-        .lines()
-        .rev()
-        .find(|l| l.starts_with("info depth"))
-        .unwrap();
-    assert_eq!(info_value(last, "depth"), Some(6), "{text}");
+    assert_eq!(last_depth(&text), Some(6), "{text}");
     // A second `go` stops the first, which answers first, as on standard input.
     let (code, text) = run_within(&["go infinite", "go depth 3"], WAIT).expect("it ends");
     assert_eq!(code, Some(0), "{text}");
