@@ -186,3 +186,14 @@ fn damaged_game_files_are_refused_at_their_offset_by_data_train_and_datagen() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_file_that_is_no_data_file_is_refused_as_such_by_data_and_train() {
+    let readme = concat!(env!("CARGO_MANIFEST_DIR"), "/README.md");
+    let net = scratch_dir("no-data-file").join("x.nnue");
+    let net = net.to_str().unwrap();
+    for args in [vec!["data", readme], vec!["train", readme, "--out", net]] {
+        let stderr = common::cli::refused(&args);
+        assert!(stderr.contains("not a data file"), "{args:?}: {stderr}");
+    }
+}

@@ -184,7 +184,15 @@ pub fn read_games(bytes: &[u8], visit: &mut dyn FnMut(FileGame)) -> Result<FileR
 fn read_record_games(bytes: &[u8], visit: &mut dyn FnMut(FileGame)) -> Result<usize, DataError> {
     let decoded = decode_all(bytes).map_err(|e| DataError {
         offset: (e.index * RECORD_BYTES) as u64,
-        message: format!("record {} is corrupt: {}", e.index, e.error),
+        // A file whose very first record is wrong is most likely no data file at all.
+        message: match e.index {
+            0 => format!(
+                "not a data file: it does not start as a game file does (`rookgame`), and read \
+                 as 32-byte records its first is corrupt ({})",
+                e.error
+            ),
+            index => format!("record {index} is corrupt: {}", e.error),
+        },
         cut: false,
     })?;
     for game in split(&decoded.records) {
