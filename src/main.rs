@@ -65,6 +65,7 @@ fn main() -> ExitCode {
         }
         // UCI commands as arguments (as OpenBench runs an engine): each in order, to its
         // end; a command refused ends the run with a failure.
+        Some(_) if cli::genfens::asked(&words) => cli::genfens::run(&words),
         Some(first) if rookery::uci::is_command(first) => {
             Ok(if rookery::uci::run_commands(&words) {
                 Outcome::Success

@@ -7,6 +7,7 @@ pub mod book;
 pub mod data;
 pub mod datagen;
 pub mod games;
+pub mod genfens;
 pub mod hash;
 pub mod hashcheck;
 pub mod hashstats;

@@ -8,6 +8,7 @@ mod closed_stdout;
 mod commands;
 mod data;
 mod datagen;
+mod genfens;
 mod hash;
 mod learn;
 mod logging;

@@ -68,7 +68,7 @@ pub const OPENING_SCORE_LIMIT: i32 = 300;
 /// Stack of a generating thread: the search recursion keeps move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
 /// Table size per generating thread, MiB.
-const TABLE_MIB: usize = 16;
+pub const TABLE_MIB: usize = 16;
 
 /// What a datagen run does.
 #[derive(Clone, Debug)]
@@ -351,8 +351,9 @@ const OPENING_TRIES: usize = 1000;
 
 /// A start position with the random plies played; tries again when they end the game or
 /// leave one side more than [`OPENING_SCORE_LIMIT`] ahead, and after [`OPENING_TRIES`]
-/// failures (a book of lost positions) takes the start position.
-fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> Position {
+/// failures (a book of lost positions) takes the start position. `genfens` draws its
+/// openings here too, so games played elsewhere start as datagen's do.
+pub fn opening(config: &DatagenConfig, rng: &mut ChaCha8Rng, table: &ChessTable) -> Position {
     for _ in 0..OPENING_TRIES {
         let mut pos = if config.openings.is_empty() {
             Position::startpos()

@@ -10,10 +10,12 @@
 //! - [`manifest`]: the record of datagen runs kept beside their data.
 //! - [`datagen`]: self-play games.
 //! - [`session`]: a datagen run from its settings to the data directory.
+//! - [`genfens`]: datagen's openings as FENs, for games played by another program.
 
 pub mod datagen;
 pub mod game_file;
 pub mod games;
+pub mod genfens;
 pub mod manifest;
 pub mod reader;
 pub mod record;
