@@ -23,6 +23,7 @@ usage: rookery                 the UCI engine (reads commands on stdin)
                                (--nodes: soft limit per move; --games: total in DIR)
        rookery data PATH...    checks data files and directories: format, positions, games,
                                results, distinct games, the manifest; a fault exits 2
+       rookery data import GAMES.pgn... --out DIR   fastchess/cutechess PGN into game data
        rookery train DATA... --out NET [--epochs E] [--batch B] [--lr R] [--wdl W] [--val F]
                      [--weight-decay D] [--threads T] [--seed S] [--mirror-files] [--resume]
                      [--init NET] [--hidden N] [--activation crelu|screlu]

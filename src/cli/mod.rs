@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod book;
 pub mod data;
+pub mod data_import;
 pub mod datagen;
 pub mod games;
 pub mod genfens;

@@ -7,6 +7,7 @@ mod common;
 mod closed_stdout;
 mod commands;
 mod data;
+mod data_import;
 mod datagen;
 mod genfens;
 mod hash;
