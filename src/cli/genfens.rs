@@ -2,8 +2,9 @@
 //! data workloads send (after any `setoption` arguments, before `quit`): N distinct
 //! openings drawn as `rookery datagen` draws its own (see
 //! [`rookery::learn::data::genfens`]), one line `info string genfens FEN` each. The balance
-//! check searches as datagen does by default: the built-in net, 2,500 nodes; 8 random
-//! plies (one more half the time). A request refused (N missing, 0 or too large, an unknown
+//! check searches 2,500 nodes, as datagen's default, with the engine's evaluation as the
+//! `setoption`s before left it (`EvalFile`, `Use NNUE`: OpenBench sets the net under test);
+//! 8 random plies (one more half the time). Words after the book are refused. A request refused (N missing, 0 or too large, an unknown
 //! word, a book that cannot be read) is one `info string` line and exit status 1, as a
 //! refused UCI command in the argument mode.
 
@@ -13,7 +14,7 @@ use std::sync::Arc;
 use super::Outcome;
 use super::output::out;
 use rookery::engine::Engine;
-use rookery::engine::eval::nnue::default_network;
+use rookery::engine::eval::nnue::Network;
 use rookery::learn::data::datagen::DatagenConfig;
 use rookery::learn::data::genfens::openings;
 use rookery::learn::data::session::Book;
@@ -52,7 +53,11 @@ pub fn run(words: &[String]) -> Result<Outcome, super::args::UsageError> {
             break;
         }
         let done = if is_genfens(word) {
-            match parse(word).and_then(|request| generate(&request)) {
+            let network = session
+                .engine()
+                .evaluates_with_network()
+                .then(|| session.engine().network().clone());
+            match parse(word).and_then(|request| generate(&request, network)) {
                 Ok(fens) => {
                     for fen in fens {
                         out!("info string genfens {fen}");
@@ -105,8 +110,9 @@ fn parse(line: &str) -> Result<Request, String> {
     Ok(request)
 }
 
-/// The openings a request asks for.
-fn generate(request: &Request) -> Result<Vec<String>, String> {
+/// The openings a request asks for, the balance check evaluating with `network` (the
+/// hand-written evaluation when `None`).
+fn generate(request: &Request, network: Option<Arc<Network>>) -> Result<Vec<String>, String> {
     let book = match &request.book {
         Some(path) => Book::read(path).map_err(|e| e.0)?,
         None => Book::start_position(),
@@ -118,7 +124,7 @@ fn generate(request: &Request) -> Result<Vec<String>, String> {
         random_plies: RANDOM_PLIES,
         seed: request.seed,
         openings: book.positions,
-        network: Some(default_network()),
+        network,
     };
     openings(&config, request.count, request.seed)
 }

@@ -59,6 +59,13 @@ fn a_hundred_openings_legal_distinct_playable_and_the_same_for_the_same_seed() {
         "quit",
     ]);
     assert_eq!(again, first);
+    // The balance check evaluates as the options before left the engine.
+    let hand_written = genfens(&[
+        "setoption name Use NNUE value false",
+        "genfens 100 seed 7 book None",
+    ]);
+    positions(&hand_written);
+    assert_ne!(hand_written, first);
     let other = genfens(&["genfens 100 seed 8 book None"]);
     positions(&other);
     assert_ne!(other, first);
