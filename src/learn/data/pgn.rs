@@ -44,8 +44,9 @@ impl std::error::Error for PgnError {}
 
 const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
 
-/// The games of a PGN text, in order.
+/// The games of a PGN text, in order (a byte-order mark in front read past).
 pub fn parse(text: &str) -> Result<Vec<PgnGame>, PgnError> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut games = Vec::new();
     let mut game = PgnGame::default();
     let mut in_moves = false;
@@ -200,6 +201,7 @@ mod tests {
                     2. Nf3!? $1 (2. f4 {x} (2. d4)) Nc6 ; rest\n% escaped\n3. Bb5 1-0\n\n\
                     [Event \"y\"]\n\n1... e5 {-M3/8 0.1s} *\n";
         let games = parse(text).unwrap();
+        assert_eq!(parse(&format!("\u{feff}{text}")), Ok(games.clone()));
         assert_eq!(games.len(), 2);
         assert_eq!(games[0].tag("White"), Some("a \"b\""));
         let sans: Vec<&str> = games[0].moves.iter().map(|(m, _)| m.as_str()).collect();
