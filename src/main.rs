@@ -19,6 +19,7 @@ fn main() -> ExitCode {
         Some("--version" | "-V" | "version") => cli::version(&words[1..]),
         Some("help" | "--help" | "-h") => cli::help(&words[1..]),
         Some(name) if let Some(command) = cli::find(name) => cli::run(command, &words[1..]),
+        Some(_) if cli::genfens::asked(&words) => cli::genfens::run(&words),
         // UCI commands as arguments (as OpenBench runs an engine), read as lines of input;
         // a command refused ends the run with a failure.
         Some(first) if rookery::uci::is_command(first) => {

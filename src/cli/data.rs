@@ -24,7 +24,8 @@ pub const USAGE: &str = "\
 usage: rookery data PATH...
   checks data files (32-byte records or game files) and data directories (their *.bin and
   *.games files and manifest.jsonl): one line per file on what it holds; the first fault is
-  one line naming the file and its byte offset, and exit status 2";
+  one line naming the file and its byte offset, and exit status 2
+       rookery data import GAMES.pgn... --out DIR   (see its usage)";
 
 /// What the files checked so far hold.
 #[derive(Clone, Copy, Debug, Default)]
@@ -96,6 +97,9 @@ impl Tally {
 
 /// Runs `rookery data` with the words after `data`.
 pub fn run(words: &[String]) -> Result<Outcome, UsageError> {
+    if words.first().map(String::as_str) == Some("import") {
+        return super::data_import::run(&words[1..]);
+    }
     let args = Args::parse(words, &[], &[])?;
     if args.positional.is_empty() {
         return Err(misuse("data", "no data given"));

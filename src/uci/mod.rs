@@ -269,6 +269,14 @@ impl Uci {
         }
     }
 
+    /// Runs one command given as an argument and lets what it started end as the argument
+    /// mode's last command would (a search that ends by itself is waited for, an endless one
+    /// stopped); false when it was refused. For tools that run their own commands between
+    /// UCI ones, as `genfens` does.
+    pub fn run_argument(&mut self, line: &str) -> bool {
+        self.run_lines(std::iter::once(line), InputEnd::Arguments)
+    }
+
     /// Whether the last command handled was refused.
     pub fn last_refused(&self) -> bool {
         self.refused

@@ -83,7 +83,7 @@ pub const OPENING_TRIES: usize = 1000;
 /// Stack of a generating thread: the search recursion keeps move lists on the stack.
 const THREAD_STACK: usize = 32 << 20;
 /// Table size per generating thread, MiB.
-const TABLE_MIB: usize = 16;
+pub const TABLE_MIB: usize = 16;
 
 /// What a datagen run does.
 #[derive(Clone, Debug)]
@@ -417,7 +417,8 @@ fn balanced(pos: &Position, config: &DatagenConfig, table: &ChessTable) -> bool 
 /// A start position with the random plies played; tries again when they end the game or
 /// leave one side more than [`OPENING_SCORE_LIMIT`] ahead, and gives up after
 /// [`OPENING_TRIES`] tries (a book of lost positions, random plies that end every game).
-fn opening(
+/// `genfens` draws its openings here too, so games played elsewhere start as datagen's do.
+pub fn opening(
     config: &DatagenConfig,
     rng: &mut ChaCha8Rng,
     table: &ChessTable,

@@ -10,11 +10,17 @@
 //! - [`manifest`]: the record of datagen runs kept beside their data.
 //! - [`datagen`]: self-play games.
 //! - [`session`]: a datagen run from its settings to the data directory.
+//! - [`genfens`]: datagen's openings as FENs, for games played by another program.
+//! - [`pgn`]: PGN files read into games of tags, moves and comments.
+//! - [`pgn_import`]: a tournament manager's PGN game as the game file keeps it.
 
 pub mod datagen;
 pub mod game_file;
 pub mod games;
+pub mod genfens;
 pub mod manifest;
+pub mod pgn;
+pub mod pgn_import;
 pub mod reader;
 pub mod record;
 pub mod session;
