@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use std::process::{Command, Stdio};
+use common::cli::{Closed, rookery_closed};
 
 /// The status of a tool that found its output closed.
 const CLOSED: i32 = 141;
@@ -43,16 +43,7 @@ fn a_closed_stdout_ends_every_tool_quietly() {
         vec!["train", &games, "--out", &net, "--epochs", "1"],
     ];
     for args in runs {
-        // The pipe's reading end is closed before the tool starts: its first write fails.
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let run = Command::new(env!("CARGO_BIN_EXE_rookery"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(writer)
-            .stderr(Stdio::piped())
-            .output()
-            .unwrap();
+        let run = rookery_closed(Closed::Stdout, &args);
         let stderr = String::from_utf8_lossy(&run.stderr);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
         assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use common::cli::{rookery, stdout};
+use common::cli::{Closed, rookery, rookery_closed, rookery_in_memory, stdout};
 use rookery::chess::Position;
 use rookery::engine::eval::nnue::default_network;
 use rookery::engine::search::memory::SearchMemory;
@@ -103,8 +103,7 @@ fn contents(dir: &Path) -> (usize, usize) {
 
 #[test]
 fn the_manifest_logs_each_run_with_its_settings_and_counts() {
-    let dir = scratch_dir("datagen-manifest");
-    let data = dir.join("data");
+    let (dir, data) = scratch_data("datagen-manifest");
     datagen(&data, &["--games", "2", "--seed", "4", "--threads", "2"]);
     let lines = manifest(&data);
     assert_eq!(lines.len(), 2, "{lines:?}");
@@ -453,6 +452,24 @@ fn run_within(args: &[&str], limit: Duration) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// One game of the hand-crafted evaluation's play.
+const ONE_GAME: [&str; 3] = ["--games", "1", "--hce"];
+
+/// Three games of the hand-crafted evaluation's play.
+const THREE_GAMES: [&str; 3] = ["--games", "3", "--hce"];
+
+/// The command line `rookery datagen --out DIR ARGS...`.
+fn datagen_line<'a>(dir: &'a str, args: &[&'a str]) -> Vec<&'a str> {
+    [&["datagen", "--out", dir][..], args].concat()
+}
+
+/// A scratch directory for the test `name`, and the data directory in it for datagen to make.
+fn scratch_data(name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch_dir(name);
+    let data = dir.join("data");
+    (dir, data)
+}
+
 /// `rookery data PATH` accepts what datagen left: its stdout.
 fn checked(path: &Path) -> String {
     let out = rookery(&["data", path.to_str().unwrap()]);
@@ -479,23 +496,10 @@ fn games_of(dir: &Path) -> Vec<Vec<u8>> {
 fn a_run_whose_settings_make_no_new_games_stops_and_says_why() {
     // From the start position with no random ply or one, a run has 21 openings, and a game
     // is a function of its opening: 21 games, then repeats.
-    let dir = scratch_dir("datagen-repeats");
-    let data = dir.join("data");
+    let (dir, data) = scratch_data("datagen-repeats");
     let d = data.to_str().unwrap();
-    let args = [
-        "datagen",
-        "--out",
-        d,
-        "--games",
-        "30",
-        "--nodes",
-        "50",
-        "--threads",
-        "1",
-        "--random-plies",
-        "0",
-        "--hce",
-    ];
+    let settings = ["--games", "30", "--nodes", "50", "--threads", "1", "--hce"];
+    let args = datagen_line(d, &[&settings[..], &["--random-plies", "0"]].concat());
     let out = run_within(&args, Duration::from_secs(300));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
@@ -515,49 +519,22 @@ fn a_run_whose_settings_make_no_new_games_stops_and_says_why() {
 
 #[test]
 fn random_plies_that_end_every_game_are_refused_before_anything_is_written() {
-    let dir = scratch_dir("datagen-random-plies");
-    let data = dir.join("data");
+    let (dir, data) = scratch_data("datagen-random-plies");
     let d = data.to_str().unwrap();
     // White's one move takes Black's last pawn: the first random ply ends the game.
     let book = dir.join("one-move.epd");
     std::fs::write(&book, "8/8/8/8/8/8/p1k5/K7 w - -\n").unwrap();
     let b = book.to_str().unwrap();
-    let line = common::cli::refused(&[
-        "datagen",
-        "--out",
-        d,
-        "--games",
-        "1",
-        "--hce",
-        "--book",
-        b,
-        "--random-plies",
-        "1",
-    ]);
+    let plies = ["--book", b, "--random-plies", "1"];
+    let line = common::cli::refused(&datagen_line(d, &[&ONE_GAME[..], &plies].concat()));
     assert!(line.contains("no opening"), "{line}");
     assert!(line.contains("random plies"), "{line}");
     assert!(!data.exists(), "made {d}");
     // As many random plies as the command line takes: each try's random game ends, in
     // bounded time and memory, and the run is refused (by the bound on the count, or for
     // want of an opening).
-    let run = Command::new("sh")
-        .arg("-c")
-        .arg(r#"ulimit -v 2097152 && exec "$@""#)
-        .arg("sh")
-        .args([
-            env!("CARGO_BIN_EXE_rookery"),
-            "datagen",
-            "--out",
-            d,
-            "--games",
-            "1",
-            "--hce",
-            "--random-plies",
-            "100000000",
-        ])
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let plies = ["--random-plies", "100000000"];
+    let run = rookery_in_memory(2097152, &datagen_line(d, &[&ONE_GAME[..], &plies].concat()));
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(2), "{stderr}");
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -567,10 +544,9 @@ fn random_plies_that_end_every_game_are_refused_before_anything_is_written() {
 
 #[test]
 fn a_manifest_line_never_joins_another_and_a_broken_manifest_is_refused() {
-    let dir = scratch_dir("datagen-manifest-break");
-    let data = dir.join("data");
-    let manifest = data.join("manifest.jsonl");
+    let (dir, data) = scratch_data("datagen-manifest-break");
     datagen(&data, &["--games", "1", "--hce"]);
+    let manifest = data.join("manifest.jsonl");
     // The last line's break taken off, as an editor may leave it.
     let text = std::fs::read_to_string(&manifest).unwrap();
     std::fs::write(&manifest, text.trim_end()).unwrap();
@@ -583,14 +559,7 @@ fn a_manifest_line_never_joins_another_and_a_broken_manifest_is_refused() {
     broken.extend_from_slice(b"{\"event\":\"start\"\n");
     std::fs::write(&manifest, &broken).unwrap();
     let games = std::fs::read(data.join("selfplay.games")).unwrap();
-    let line = common::cli::refused(&[
-        "datagen",
-        "--out",
-        data.to_str().unwrap(),
-        "--games",
-        "3",
-        "--hce",
-    ]);
+    let line = common::cli::refused(&datagen_line(data.to_str().unwrap(), &THREE_GAMES));
     assert!(line.contains("manifest.jsonl: byte"), "{line}");
     assert_eq!(std::fs::read(&manifest).unwrap(), broken);
     assert_eq!(std::fs::read(data.join("selfplay.games")).unwrap(), games);
@@ -627,14 +596,7 @@ fn the_truncate_advice_for_a_torn_game_works_when_pasted() {
     let out = rookery(&["data", data.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     let from_data = String::from_utf8_lossy(&out.stderr).into_owned();
-    let refused = common::cli::refused(&[
-        "datagen",
-        "--out",
-        data.to_str().unwrap(),
-        "--games",
-        "3",
-        "--hce",
-    ]);
+    let refused = common::cli::refused(&datagen_line(data.to_str().unwrap(), &THREE_GAMES));
     let command = quoted_command(&refused);
     assert_eq!(command, quoted_command(&from_data), "{from_data}");
     let pasted = Command::new("sh")
@@ -656,42 +618,21 @@ fn the_truncate_advice_for_a_torn_game_works_when_pasted() {
 
 #[test]
 fn progress_to_a_closed_stderr_is_dropped_and_the_run_goes_on() {
-    let dir = scratch_dir("datagen-closed-stderr");
-    let data = dir.join("data");
+    let (dir, data) = scratch_data("datagen-closed-stderr");
     let net = dir.join("net.nnue");
     let games = data.join("selfplay.games");
-    let runs: [Vec<&str>; 2] = [
-        vec![
-            "datagen",
-            "--out",
-            data.to_str().unwrap(),
-            "--games",
-            "2",
-            "--nodes",
-            "50",
-            "--hce",
-        ],
-        vec![
-            "train",
-            games.to_str().unwrap(),
-            "--out",
-            net.to_str().unwrap(),
-            "--epochs",
-            "1",
-        ],
+    let (d, g, n) = (
+        data.to_str().unwrap(),
+        games.to_str().unwrap(),
+        net.to_str().unwrap(),
+    );
+    let runs = [
+        datagen_line(d, &["--games", "2", "--nodes", "50", "--hce"]),
+        vec!["train", g, "--out", n, "--epochs", "1"],
     ];
     for args in runs {
-        // The pipe's reading end is closed before the tool starts: its first progress line
-        // cannot be written.
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let run = Command::new(env!("CARGO_BIN_EXE_rookery"))
-            .args(&args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(writer)
-            .output()
-            .unwrap();
+        // Its first progress line cannot be written.
+        let run = rookery_closed(Closed::Stderr, &args);
         assert_eq!(run.status.code(), Some(0), "{args:?}: {run:?}");
         assert!(!stdout(&run).is_empty(), "{args:?}");
     }

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::cli::rookery;
+use common::cli::{rookery, rookery_in_memory};
 
 /// Runs `rookery ARGS`, which must be refused with exit status 2 and one line on stderr
 /// before any training; returns the line.
@@ -328,23 +328,10 @@ fn a_batch_larger_than_the_data_trains_in_the_memory_the_data_needs() {
     // size is trained on (the whole data in one batch) or refused with exit status 2; it
     // never ends the run otherwise, and no lock or temporary is left.
     for batch in ["1000000000", "18446744073709551615"] {
-        let run = Command::new("sh")
-            .arg("-c")
-            .arg(r#"ulimit -v 4194304 && exec "$@""#)
-            .arg("sh")
-            .args([
-                env!("CARGO_BIN_EXE_rookery"),
-                "train",
-                d,
-                "--out",
-                n,
-                "--epochs",
-                "1",
-                "--batch",
-                batch,
-            ])
-            .output()
-            .unwrap();
+        let run = rookery_in_memory(
+            4194304,
+            &["train", d, "--out", n, "--epochs", "1", "--batch", batch],
+        );
         let stderr = String::from_utf8_lossy(&run.stderr);
         match run.status.code() {
             Some(0) => assert!(net.is_file(), "--batch {batch}: no net: {stderr}"),
