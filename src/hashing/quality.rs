@@ -250,8 +250,12 @@ impl Sanity {
     }
 }
 
-/// Largest number of subset XORs the dependence search materializes.
+/// Largest number of subset XORs the dependence search forms.
 const DEPENDENCE_BUDGET: usize = 120_000_000;
+
+/// The memory one pass of the dependence search holds its triple XORs in (the pairs are
+/// held whole: 2.4 MiB for the 781 chess keys).
+const DEPENDENCE_PASS_BYTES: usize = 32 << 20;
 
 /// Checks a key table: no zero key, no two keys equal, each bit set in about half the keys,
 /// and no set of at most six keys (fewer when the table is too large for the budget)
@@ -286,7 +290,7 @@ pub fn sanity(keys: &[u64]) -> Sanity {
     } else if equal_pairs > 0 {
         (2, Some(2))
     } else {
-        smallest_dependence(&sorted)
+        smallest_dependence(&sorted, DEPENDENCE_PASS_BYTES)
     };
     Sanity {
         keys: n,
@@ -304,8 +308,10 @@ pub fn sanity(keys: &[u64]) -> Sanity {
 ///
 /// With no dependence of size 2, equal XORs of two different pairs mean a dependence of
 /// size 4 (the pairs cannot share a key); with none up to 4, a triple XOR equal to a key
-/// pair's XOR means size 5, and two equal triple XORs mean size 6.
-fn smallest_dependence(sorted: &[u64]) -> (usize, Option<usize>) {
+/// pair's XOR means size 5, and two equal triple XORs mean size 6. Equal XORs share their
+/// top bits, so the triples are searched one top-bit class at a time, each class few
+/// enough that its XORs fit in `pass_bytes`.
+fn smallest_dependence(sorted: &[u64], pass_bytes: usize) -> (usize, Option<usize>) {
     let n = sorted.len();
     let pair_count = n * n.saturating_sub(1) / 2;
     if pair_count > DEPENDENCE_BUDGET {
@@ -329,24 +335,43 @@ fn smallest_dependence(sorted: &[u64]) -> (usize, Option<usize>) {
     if triple_count > DEPENDENCE_BUDGET {
         return (4, None);
     }
-    let mut triples = Vec::with_capacity(triple_count);
-    for i in 0..n {
-        for j in i + 1..n {
-            let ij = sorted[i] ^ sorted[j];
-            for &k in &sorted[j + 1..] {
-                triples.push(ij ^ k);
+    let classes = (triple_count * 8)
+        .div_ceil(pass_bytes.max(8))
+        .next_power_of_two();
+    let class_bits = classes.trailing_zeros();
+    let class_of = |x: u64| x.checked_shr(64 - class_bits).unwrap_or(0) as usize;
+    // The sorted keys and pairs of one class are contiguous: where each class starts.
+    let starts = |values: &[u64]| -> Vec<usize> {
+        (0..=classes)
+            .map(|c| values.partition_point(|&x| class_of(x) < c))
+            .collect()
+    };
+    let (key_starts, pair_starts) = (starts(sorted), starts(&pairs));
+    let mut found = None;
+    let mut triples = Vec::with_capacity(triple_count / classes * 2 + 64);
+    for class in 0..classes {
+        triples.clear();
+        for i in 0..n {
+            for j in i + 1..n {
+                let ij = sorted[i] ^ sorted[j];
+                // The third key's class makes the triple's: `class_of` is linear.
+                let k_class = class_of(ij) ^ class;
+                let first = key_starts[k_class].max(j + 1);
+                for &k in sorted.get(first..key_starts[k_class + 1]).unwrap_or(&[]) {
+                    triples.push(ij ^ k);
+                }
             }
         }
+        let class_pairs = &pairs[pair_starts[class]..pair_starts[class + 1]];
+        if triples.iter().any(|x| class_pairs.binary_search(x).is_ok()) {
+            return (5, Some(5));
+        }
+        triples.sort_unstable();
+        if triples.windows(2).any(|w| w[0] == w[1]) {
+            found = Some(6);
+        }
     }
-    if triples.iter().any(|x| pairs.binary_search(x).is_ok()) {
-        return (5, Some(5));
-    }
-    drop(pairs);
-    triples.sort_unstable();
-    if triples.windows(2).any(|w| w[0] == w[1]) {
-        return (6, Some(6));
-    }
-    (6, None)
+    (6, found)
 }
 
 /// False hits of a table filled with distinct positions.
@@ -490,6 +515,16 @@ mod tests {
             assert_eq!(found.dependence_found, Some(size), "{found:?}");
             assert!(!found.passed());
         }
+        // The same plants found with the triples searched in many classes.
+        for size in 5..=6 {
+            let mut planted = random.clone();
+            planted[size * 10] = random[..size - 1].iter().fold(0, |x, k| x ^ k);
+            planted.sort_unstable();
+            assert_eq!(smallest_dependence(&planted, 4096), (size, Some(size)));
+        }
+        let mut sorted = random.clone();
+        sorted.sort_unstable();
+        assert_eq!(smallest_dependence(&sorted, 4096), (6, None));
         let mut biased = random.clone();
         for k in &mut biased {
             *k |= 1;
