@@ -206,8 +206,13 @@ impl Session {
             output.display()
         ));
         let stop = AtomicBool::new(false);
+        let games_wanted = config.games.map(|target| target - games_start);
         let ran = datagen::run(config, writer, &stop, PROGRESS_EVERY, &|p, t| {
-            log(&format!("{:7.0} s  {}", t.as_secs_f64(), p.summary(t)));
+            let mut line = format!("{:7.0} s  {}", t.as_secs_f64(), p.summary(t));
+            if let Some(left) = games_wanted.and_then(|w| time_left(w, p.games.load(Relaxed), t)) {
+                line += &format!(" eta {}", clock_text(left));
+            }
+            log(&line);
         })
         .map_err(|e| SessionError(format!("{}: {e}", output.display())))?;
         let progress = ran.progress;
@@ -230,5 +235,46 @@ impl Session {
             games_in_dir: end.games_end,
             stopped: ran.stopped,
         })
+    }
+}
+
+/// The time the games still wanted should take at the pace so far: `wanted` games in the
+/// session, `played` of them in `elapsed`. None before the first game, whose pace is unknown.
+fn time_left(wanted: u64, played: u64, elapsed: Duration) -> Option<Duration> {
+    (played > 0).then(|| elapsed.mul_f64(wanted.saturating_sub(played) as f64 / played as f64))
+}
+
+/// A duration as hours, minutes and seconds for a person (`2h05m`, `7m30s`, `45s`).
+fn clock_text(time: Duration) -> String {
+    let secs = time.as_secs();
+    let (h, m, s) = (secs / 3600, secs / 60 % 60, secs % 60);
+    match (h, m) {
+        (0, 0) => format!("{s}s"),
+        (0, _) => format!("{m}m{s:02}s"),
+        _ => format!("{h}h{m:02}m"),
+    }
+}
+
+#[cfg(test)]
+mod eta_tests {
+    use super::*;
+
+    #[test]
+    fn the_time_left_follows_the_pace_so_far() {
+        // 100 of 400 games in 60 s: 300 more take 180 s.
+        let left = time_left(400, 100, Duration::from_secs(60));
+        assert_eq!(left, Some(Duration::from_secs(180)));
+        assert_eq!(time_left(400, 0, Duration::from_secs(60)), None);
+        assert_eq!(
+            time_left(400, 400, Duration::from_secs(60)),
+            Some(Duration::ZERO)
+        );
+    }
+
+    #[test]
+    fn the_time_left_reads_as_hours_minutes_and_seconds() {
+        assert_eq!(clock_text(Duration::from_secs(45)), "45s");
+        assert_eq!(clock_text(Duration::from_secs(450)), "7m30s");
+        assert_eq!(clock_text(Duration::from_secs(7500)), "2h05m");
     }
 }
