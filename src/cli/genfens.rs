@@ -4,9 +4,13 @@
 //! [`rookery::learn::data::genfens`]), one line `info string genfens FEN` each. The balance
 //! check searches 2,500 nodes, as datagen's default, with the engine's evaluation as the
 //! `setoption`s before left it (`EvalFile`, `Use NNUE`: OpenBench sets the net under test);
-//! 8 random plies (one more half the time). Words after the book are refused. A request refused (N missing, 0 or too large, an unknown
-//! word, a book that cannot be read) is one `info string` line and exit status 1, as a
-//! refused UCI command in the argument mode.
+//! 8 random plies (one more half the time). OpenBench appends a test's own words
+//! (`genfens_args`) after the book: `plies P` and `nodes N` set the random plies and the
+//! balance check's nodes; any other word is refused, so that a test set up for another
+//! engine fails at once instead of playing other openings than it asked for. A request
+//! refused (N missing, 0 or too large, an unknown word, a value out of range, a book that
+//! cannot be read) is one `info string` line and exit status 1, as a refused UCI command in
+//! the argument mode.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -24,8 +28,12 @@ use rookery::uci::{Stdout, Uci};
 const COMMAND: &str = "genfens";
 /// Soft nodes of the balance check's search, as `rookery datagen`'s default.
 const NODES: u64 = 2500;
+/// The balance check's nodes that `nodes N` may ask for.
+const NODES_RANGE: std::ops::RangeInclusive<u64> = 1..=10_000_000;
 /// Random plies after the book position, as `rookery datagen`'s default.
 const RANDOM_PLIES: usize = 8;
+/// The random plies that `plies P` may ask for.
+const PLIES_RANGE: std::ops::RangeInclusive<usize> = 0..=40;
 
 /// What a `genfens` command asks for.
 #[derive(Debug, PartialEq, Eq)]
@@ -33,6 +41,8 @@ struct Request {
     count: u64,
     seed: u64,
     book: Option<PathBuf>,
+    random_plies: usize,
+    nodes: u64,
 }
 
 /// Whether the argument mode's `words` hold a `genfens` command.
@@ -79,7 +89,8 @@ pub fn run(words: &[String]) -> Result<Outcome, super::args::UsageError> {
     Ok(Outcome::Success)
 }
 
-/// Reads `genfens N [seed S] [book FILE|None]` (seed 1 and no book when left out).
+/// Reads `genfens N [seed S] [book FILE|None] [plies P] [nodes N]` (seed 1, no book and
+/// datagen's defaults when left out).
 fn parse(line: &str) -> Result<Request, String> {
     let mut words = line.split_whitespace().skip(1);
     let count = words
@@ -92,6 +103,8 @@ fn parse(line: &str) -> Result<Request, String> {
         count,
         seed: 1,
         book: None,
+        random_plies: RANDOM_PLIES,
+        nodes: NODES,
     };
     while let Some(key) = words.next() {
         let value = words
@@ -104,10 +117,30 @@ fn parse(line: &str) -> Result<Request, String> {
                     .map_err(|_| format!("'{value}' is not a seed"))?;
             }
             "book" => request.book = (value != "None").then(|| PathBuf::from(value)),
+            "plies" => request.random_plies = in_range(value, PLIES_RANGE, "random plies")?,
+            "nodes" => request.nodes = in_range(value, NODES_RANGE, "nodes")?,
             _ => return Err(format!("unknown word '{key}'")),
         }
     }
     Ok(request)
+}
+
+/// `value` as a number in `range`, or why not (`what` names it).
+fn in_range<T>(value: &str, range: std::ops::RangeInclusive<T>, what: &str) -> Result<T, String>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    value
+        .parse()
+        .ok()
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            format!(
+                "'{value}' is not a number of {what} from {} to {}",
+                range.start(),
+                range.end()
+            )
+        })
 }
 
 /// The openings a request asks for, the balance check evaluating with `network` (the
@@ -118,10 +151,10 @@ fn generate(request: &Request, network: Option<Arc<Network>>) -> Result<Vec<Stri
         None => Book::start_position(),
     };
     let config = DatagenConfig {
-        nodes: NODES,
+        nodes: request.nodes,
         games: None,
         threads: 1,
-        random_plies: RANDOM_PLIES,
+        random_plies: request.random_plies,
         seed: request.seed,
         openings: book.positions,
         network,
@@ -140,9 +173,14 @@ mod tests {
             Ok(Request {
                 count: 5,
                 seed: 9,
-                book: None
+                book: None,
+                random_plies: RANDOM_PLIES,
+                nodes: NODES,
             })
         );
+        // OpenBench's own words for the test come after the book.
+        let extra = parse("genfens 5 seed 9 book None plies 4 nodes 800").unwrap();
+        assert_eq!((extra.random_plies, extra.nodes), (4, 800));
         assert_eq!(
             parse("genfens 3 book b.epd").map(|r| r.book),
             Ok(Some(PathBuf::from("b.epd")))
@@ -153,6 +191,10 @@ mod tests {
             "genfens 4 seed",
             "genfens 4 seed -1",
             "genfens 4 depth 3",
+            "genfens 4 seed 1 book None plies 41",
+            "genfens 4 seed 1 book None nodes 0",
+            "genfens 4 seed 1 book None nodes",
+            "genfens 4 seed 1 book None dfrc",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

@@ -87,6 +87,17 @@ fn openings_come_from_the_book() {
 }
 
 #[test]
+fn openbench_s_words_after_the_book_set_the_random_plies() {
+    // As OpenBench's client sends it: the test's own words (`genfens_args`) after the book.
+    let fens = genfens(&["genfens 30 seed 5 book None plies 2 nodes 1000", "quit"]);
+    assert_eq!(fens.len(), 30);
+    for pos in positions(&fens) {
+        let plies = 2 * (pos.fullmoves().get() - 1) + u32::from(pos.turn().is_black());
+        assert!((2..=3).contains(&plies), "{plies} plies");
+    }
+}
+
+#[test]
 fn bad_requests_are_an_info_string_and_exit_status_1() {
     for request in [
         "genfens",
@@ -95,6 +106,9 @@ fn bad_requests_are_an_info_string_and_exit_status_1() {
         "genfens ten seed 1 book None",
         "genfens 5 seed 1 book /no/such/book.epd",
         "genfens 5 seed 1 colour white",
+        // OpenBench's words for another engine, after the book.
+        "genfens 5 seed 1 book None dfrc",
+        "genfens 5 seed 1 book None plies 99",
     ] {
         let run = rookery(&[request]);
         let out = stdout(&run);
