@@ -38,7 +38,8 @@ ROOKERY=$TARGET/release/rookery
 
 git clone --quiet --no-checkout "$SF_SRC" "$WORK/sf11"
 git -C "$WORK/sf11" checkout --quiet --detach sf_11
-git -C "$WORK/sf11" apply "$HERE/stockfish11.patch"
+# The patch has no context lines (it holds only the lines it adds): --unidiff-zero.
+git -C "$WORK/sf11" apply --unidiff-zero "$HERE/stockfish11.patch"
 ARCH=x86-64-modern
 grep -qw bmi2 /proc/cpuinfo && ARCH=x86-64-bmi2
 (cd "$WORK/sf11/src" && nice -n 19 make -j1 build ARCH="$ARCH" COMP=gcc >"$WORK/sf11-build.log" 2>&1)
