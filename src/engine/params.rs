@@ -196,6 +196,8 @@ tunables! {
     lmr_base_pct = 75, 0..=200, 8;
     /// ...see [`lmr_base_pct`].
     lmr_divisor_pct = 225, 150..=400, 12;
+    /// Plies more reduction at an expected cut node.
+    lmr_cut_node = 1, 0..=3, 1;
     /// One ply less (more) reduction per this much good (bad) history and continuation
     /// history...
     lmr_history_divisor = 8000, 2000..=20000, 500;

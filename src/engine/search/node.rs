@@ -462,7 +462,7 @@ impl Worker<'_> {
                     r = self.shared.reductions.get(depth, searched);
                     r -= i32::from(pv_node);
                     r -= i32::from(gives_check);
-                    r += i32::from(cut);
+                    r += lmr_cut_node() * i32::from(cut);
                     let history = if quiet {
                         r += i32::from(!improving);
                         picked.history().unwrap_or_else(|| {
