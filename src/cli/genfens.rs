@@ -107,6 +107,9 @@ fn parse(line: &str) -> Result<Request, String> {
         nodes: NODES,
     };
     while let Some(key) = words.next() {
+        if !["seed", "book", "plies", "nodes"].contains(&key) {
+            return Err(format!("unknown word '{key}'"));
+        }
         let value = words
             .next()
             .ok_or_else(|| format!("'{key}' without a value"))?;
@@ -195,6 +198,7 @@ mod tests {
             "genfens 4 seed 1 book None nodes 0",
             "genfens 4 seed 1 book None nodes",
             "genfens 4 seed 1 book None dfrc",
+            "genfens 4 seed 1 book None dfrc 1",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }

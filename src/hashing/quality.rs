@@ -253,8 +253,9 @@ impl Sanity {
 /// Largest number of subset XORs the dependence search forms.
 const DEPENDENCE_BUDGET: usize = 120_000_000;
 
-/// The memory one pass of the dependence search holds its triple XORs in (the pairs are
-/// held whole: 2.4 MiB for the 781 chess keys).
+/// The memory one pass of the dependence search plans for its triple XORs, about what it
+/// holds when the keys' top bits are balanced (the pairs are held whole: 2.4 MiB for the 781
+/// chess keys).
 const DEPENDENCE_PASS_BYTES: usize = 32 << 20;
 
 /// Checks a key table: no zero key, no two keys equal, each bit set in about half the keys,
@@ -309,8 +310,8 @@ pub fn sanity(keys: &[u64]) -> Sanity {
 /// With no dependence of size 2, equal XORs of two different pairs mean a dependence of
 /// size 4 (the pairs cannot share a key); with none up to 4, a triple XOR equal to a key
 /// pair's XOR means size 5, and two equal triple XORs mean size 6. Equal XORs share their
-/// top bits, so the triples are searched one top-bit class at a time, each class few
-/// enough that its XORs fit in `pass_bytes`.
+/// top bits, so the triples are searched one top-bit class at a time, so many classes that
+/// a class of balanced keys' XORs fits in about `pass_bytes`.
 fn smallest_dependence(sorted: &[u64], pass_bytes: usize) -> (usize, Option<usize>) {
     let n = sorted.len();
     let pair_count = n * n.saturating_sub(1) / 2;
@@ -348,7 +349,8 @@ fn smallest_dependence(sorted: &[u64], pass_bytes: usize) -> (usize, Option<usiz
     };
     let (key_starts, pair_starts) = (starts(sorted), starts(&pairs));
     let mut found = None;
-    let mut triples = Vec::with_capacity(triple_count / classes * 2 + 64);
+    // A class of random keys' triples holds about its share of them; more is grown into.
+    let mut triples = Vec::with_capacity(triple_count / classes + triple_count / classes / 8 + 64);
     for class in 0..classes {
         triples.clear();
         for i in 0..n {

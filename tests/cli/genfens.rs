@@ -87,7 +87,7 @@ fn openings_come_from_the_book() {
 }
 
 #[test]
-fn openbench_s_words_after_the_book_set_the_random_plies() {
+fn words_after_the_book_set_the_random_plies_as_openbench_sends_them() {
     // As OpenBench's client sends it: the test's own words (`genfens_args`) after the book.
     let fens = genfens(&["genfens 30 seed 5 book None plies 2 nodes 1000", "quit"]);
     assert_eq!(fens.len(), 30);
@@ -108,6 +108,7 @@ fn bad_requests_are_an_info_string_and_exit_status_1() {
         "genfens 5 seed 1 colour white",
         // OpenBench's words for another engine, after the book.
         "genfens 5 seed 1 book None dfrc",
+        "genfens 5 seed 1 book None dfrc 1",
         "genfens 5 seed 1 book None plies 99",
     ] {
         let run = rookery(&[request]);

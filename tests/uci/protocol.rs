@@ -1083,21 +1083,28 @@ fn clear_hash_and_ucinewgame_search_as_a_fresh_engine_does() {
         "fen 2r3k1/pp3ppp/2n1b3/3p4/3P4/2N1BN2/PP3PPP/2R3K1 w - - 0 1",
     ];
     let mut e = Engine::start();
-    let (mut fresh_sum, mut warm_sum) = (0, 0);
+    // The first search, from the start position, is the fresh engine's.
+    let mut searches = Vec::new();
     for position in POSITIONS {
         e.send("ucinewgame");
         e.send(&format!("position {position}"));
-        fresh_sum += nodes_and_hashfull(&e.go("depth 11")).0;
-        warm_sum += nodes_and_hashfull(&e.go("depth 11")).0;
+        let first = nodes_and_hashfull(&e.go("depth 11")).0;
+        searches.push((first, nodes_and_hashfull(&e.go("depth 11")).0));
     }
+    let fresh_sum: i64 = searches.iter().map(|s| s.0).sum();
+    let warm_sum: i64 = searches.iter().map(|s| s.1).sum();
     assert!(
         warm_sum < fresh_sum * 3 / 4,
         "warm {warm_sum} against fresh {fresh_sum}"
     );
+    let (fresh, warm) = searches[0];
     e.send("ucinewgame");
     e.send("position startpos");
-    let fresh = nodes_and_hashfull(&e.go("depth 11")).0;
-    let warm = nodes_and_hashfull(&e.go("depth 11")).0;
+    assert_eq!(
+        nodes_and_hashfull(&e.go("depth 11")).0,
+        fresh,
+        "after ucinewgame following other positions"
+    );
     e.send("setoption name Clear Hash");
     let cleared = nodes_and_hashfull(&e.go("depth 11")).0;
     assert_eq!(cleared, fresh, "after Clear Hash (warm {warm})");

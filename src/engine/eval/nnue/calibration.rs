@@ -121,8 +121,8 @@ mod tests {
         for percent in [50, 80, 120] {
             let scaled = net.with_scale_percent(percent).unwrap();
             assert_eq!(scaled.scale(), (net.scale() * percent as i32 + 50) / 100);
-            // The factor as the rounded scale gives it (exact for the built-in net's scale
-            // at some percentages, not at all: 50% of 185 is 93).
+            // The factor as the rounded scale gives it (exact at some percentages of the
+            // built-in net's scale, not at all of them: 50% of 185 is 93).
             let factor = f64::from(scaled.scale()) / f64::from(net.scale());
             for pos in positions() {
                 let before = f64::from(evaluate_position(&net, &pos));
