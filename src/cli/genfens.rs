@@ -107,21 +107,25 @@ fn parse(line: &str) -> Result<Request, String> {
         nodes: NODES,
     };
     while let Some(key) = words.next() {
-        if !["seed", "book", "plies", "nodes"].contains(&key) {
-            return Err(format!("unknown word '{key}'"));
-        }
-        let value = words
-            .next()
-            .ok_or_else(|| format!("'{key}' without a value"))?;
+        // A known word's value is read only once the word is known.
+        let mut value = || {
+            words
+                .next()
+                .ok_or_else(|| format!("'{key}' without a value"))
+        };
         match key {
             "seed" => {
+                let value = value()?;
                 request.seed = value
                     .parse()
                     .map_err(|_| format!("'{value}' is not a seed"))?;
             }
-            "book" => request.book = (value != "None").then(|| PathBuf::from(value)),
-            "plies" => request.random_plies = in_range(value, PLIES_RANGE, "random plies")?,
-            "nodes" => request.nodes = in_range(value, NODES_RANGE, "nodes")?,
+            "book" => {
+                let value = value()?;
+                request.book = (value != "None").then(|| PathBuf::from(value));
+            }
+            "plies" => request.random_plies = in_range(value()?, PLIES_RANGE, "random plies")?,
+            "nodes" => request.nodes = in_range(value()?, NODES_RANGE, "nodes")?,
             _ => return Err(format!("unknown word '{key}'")),
         }
     }
@@ -184,6 +188,11 @@ mod tests {
         // OpenBench's own words for the test come after the book.
         let extra = parse("genfens 5 seed 9 book None plies 4 nodes 800").unwrap();
         assert_eq!((extra.random_plies, extra.nodes), (4, 800));
+        // A word of another engine is refused as unknown, not as missing its value.
+        assert_eq!(
+            parse("genfens 5 seed 9 book None dfrc"),
+            Err("unknown word 'dfrc'".to_string())
+        );
         assert_eq!(
             parse("genfens 3 book b.epd").map(|r| r.book),
             Ok(Some(PathBuf::from("b.epd")))
