@@ -1,7 +1,7 @@
 //! Every tunable number of the engine, declared once: the search's margins, reductions and
 //! limits, time management's factors, the history and correction-history limits, and the
 //! piece values that exchange evaluation prunes and orders by. Depths are in plies, scores
-//! in centipawns; a fraction is a whole number of hundredths (`_pct`) so that every value
+//! in the evaluation's internal units (not the normalised centipawns UCI reports); a fraction is a whole number of hundredths (`_pct`) so that every value
 //! is an integer, as SPSA tuners expect.
 //!
 //! Each value is read through a function of its name (`rfp_margin()`). In the ordinary
@@ -82,7 +82,7 @@ macro_rules! tunables {
 }
 
 tunables! {
-    // Aspiration windows (search/mod.rs): search near the last score first, widen on failure.
+    // Aspiration windows (search/worker.rs): search near the last score first, widen on failure.
     /// Shallowest iteration searched with a window instead of the full range.
     aspiration_min_depth = 4, 1..=10, 1;
     /// Half-width of the first window.
