@@ -237,9 +237,9 @@ tunables! {
     // A cutoff's bonus linear in depth: by depth squared the histories stayed too small for
     // the rules that read them (history pruning, the history terms of late move reductions).
     /// Bonus (and malus) of one cutoff, per ply of depth up to `history_bonus_max`.
-    history_bonus_per_depth = 256, 16..=400, 16;
+    history_bonus_per_depth = 256, 16..=800, 16;
     /// The largest bonus (and malus) of one cutoff.
-    history_bonus_max = 2400, 300..=3000, 100;
+    history_bonus_max = 2400, 300..=6000, 100;
     /// A node that fails low from at least this depth gives the opponent's quiet move to
     /// it a cutoff's bonus in its continuation histories.
     prior_move_bonus_min_depth = 3, 1..=8, 1;
